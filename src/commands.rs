@@ -155,9 +155,9 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
         Ok(t) => t,
         Err(code) => return code,
     };
-    if let Some((path, reason)) = unreadable.first() {
+    if let Some(r) = oc_project::load::unreadable_refusal(&unreadable) {
         report::verdict(1);
-        errln!("error: {path}: {reason}");
+        refused(&r);
         return 1;
     }
     // Files of several rulesets (`oc build scenarios`, or a folder holding a ruleset of its own

@@ -29,9 +29,9 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         );
     }
     let oc_project::load::Loaded { workspace, compilation, unreadable, inputs: read, .. } = loaded;
-    if let Some((path, reason)) = unreadable.first() {
+    if let Some(r) = oc_project::load::unreadable_refusal(&unreadable) {
         report::verdict(1);
-        errln!("error: {path}: {reason}");
+        crate::commands::refused(&r);
         return 1;
     }
     let mut inputs: Vec<PathBuf> = paths.to_vec();

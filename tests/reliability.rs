@@ -716,3 +716,21 @@ fn a_nested_project_is_read_with_its_own_settings() {
     assert!(is_exit(&run, 0), "exit {:?}\n{}", run.code, run.stderr);
     assert_eq!(std::fs::read_to_string(dir.join("sub/b.oc")).unwrap(), "class  B \"B\" { }\n", "{}", run.stderr);
 }
+
+// Found in review: `oc build` and `oc doc` said only the first file they could not read, with
+// no code or help.
+#[cfg(unix)]
+#[test]
+fn build_names_every_file_it_cannot_read() {
+    let dir = scratch("unreadable-files", true);
+    mkfifo(&dir.join("a.oc"));
+    mkfifo(&dir.join("b.oc"));
+    let run = oc_in(&dir, &["build", "-o", "r.json", "."], 60);
+    assert!(is_exit(&run, 1), "exit {:?}\n{}", run.code, run.stderr);
+    assert!(
+        run.stderr.contains("oc::file::unreadable") && run.stderr.contains("a.oc") && run.stderr.contains("b.oc"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("help:"), "{}", run.stderr);
+}

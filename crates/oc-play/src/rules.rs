@@ -179,8 +179,8 @@ pub fn load_with(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, Fai
 /// Compiled rules with their engine; the diagnostics that stop them, or why nothing was read.
 fn engine_of(loaded: oc_project::load::Loaded) -> Result<Loaded, Failure> {
     let oc_project::load::Loaded { workspace, compilation, unreadable, .. } = loaded;
-    if let Some((p, reason)) = unreadable.first() {
-        return Err(Failure::refused(format!("{p}: {reason}")));
+    if let Some(r) = oc_project::load::unreadable_refusal(&unreadable) {
+        return Err(r.into());
     }
     let files = compilation.files.clone();
     let Some(rules) = compilation.rules else {

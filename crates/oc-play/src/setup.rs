@@ -40,8 +40,8 @@ pub fn compile(path: &Path) -> Result<Compiled, Failure> {
 pub fn compile_for(path: &Path, command: &str) -> Result<Compiled, Failure> {
     let project = oc_project::load::project_with_files(&[path.to_path_buf()], "play")?;
     let oc_project::load::Loaded { project, workspace, compilation, unreadable, .. } = oc_project::load::compile_project(project);
-    if let Some((p, reason)) = unreadable.first() {
-        return Err(Failure::refused(format!("{p}: {reason}")));
+    if let Some(r) = oc_project::load::unreadable_refusal(&unreadable) {
+        return Err(r.into());
     }
     match compilation.rules {
         Some(rules) => Ok(Compiled { rules, workspace, root: project.root, warnings: compilation.diagnostics }),

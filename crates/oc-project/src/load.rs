@@ -185,6 +185,20 @@ pub fn several_rulesets_refusal(project: &Project, paths: &[PathBuf], command: &
     Some(Refusal::new(message, help))
 }
 
+/// The files a compilation could not read (`Loaded::unreadable`), all of them in one refusal
+/// (`oc::file::unreadable`), or `None`: a folder of several such files named only the first.
+pub fn unreadable_refusal(unreadable: &[(String, String)]) -> Option<Refusal> {
+    let (first, rest) = unreadable.split_first()?;
+    let mut message = format!("[{}] {}: {}", crate::codes::UNREADABLE, first.0, first.1);
+    for (path, reason) in rest {
+        message.push_str(&format!("\n  {path}: {reason}"));
+    }
+    Some(Refusal::new(
+        message,
+        Some("replace each with a regular text file inside the project, or list it under `ignore` in oc.toml".to_string()),
+    ))
+}
+
 /// A path as the user would type it from the working directory (relative when under it).
 pub fn from_cwd(path: &Path) -> PathBuf {
     match std::env::current_dir() {
