@@ -633,3 +633,17 @@ fn import_bounds_regions_and_reads_huge_shapes() {
     let (written, found) = codes(&tmx, &rules);
     assert!(!written && found == ["oc::tiled::off_grid"], "{found:?}");
 }
+
+/// A tileset whose tiles name terrains the rules lack: each name said once (at its first tile),
+/// and at most twenty names (40,000 tiles naming one misspelt terrain were 40,000 errors).
+#[test]
+fn a_misspelt_terrain_is_said_once_however_many_tiles_name_it() {
+    let (tmx, rules) = tmx_with(|_, _, _| String::new());
+    let same: String = (100..400).map(|i| format!(r#"<tile id="{i}" type="Plainz"/>"#)).collect();
+    let many: String = (400..430).map(|i| format!(r#"<tile id="{i}" type="Nowhere{i}"/>"#)).collect();
+    let tmx = tmx.replacen("<tile id=\"0\"", &format!("{same}{many}<tile id=\"0\""), 1);
+    let (_, diags) = oc_atlas::tiled::import(FileId(0), &tmx, "unused", Some(&rules));
+    let said: Vec<&str> = diags.iter().filter(|d| d.code == "oc::tiled::unknown_terrain").map(|d| d.message.as_str()).collect();
+    assert_eq!(said.iter().filter(|m| m.contains("`Plainz`")).count(), 1, "{said:?}");
+    assert_eq!(said.len(), 20, "{said:?}");
+}

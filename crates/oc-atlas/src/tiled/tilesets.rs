@@ -16,6 +16,9 @@ use super::{TILESET, UNKNOWN_TERRAIN};
 /// the TMX writes it (relative to the TMX's folder): the text, or why it cannot be read.
 pub type ReadTileset<'a> = &'a mut dyn FnMut(&str) -> Result<String, String>;
 
+/// The most terrain names missing from the rules that an import reports (each once).
+const MAX_UNKNOWN_TERRAINS: usize = 20;
+
 /// What the tilesets say, gid by gid.
 #[derive(Default)]
 pub(super) struct Tilesets {
@@ -23,6 +26,10 @@ pub(super) struct Tilesets {
     pub terrain_of: BTreeMap<u32, Option<String>>,
     /// Tiles naming a terrain the rules do not have (reported once, at the tile).
     pub bad_terrain: BTreeSet<u32>,
+    /// The terrain names reported missing: each once, at its first tile, and at most
+    /// [`MAX_UNKNOWN_TERRAINS`] of them (a tileset of 40,000 tiles naming one misspelt terrain
+    /// was 40,000 errors).
+    reported: BTreeSet<String>,
     /// Each tileset read: its gids, first and one past the last.
     pub ranges: Vec<(u32, u32)>,
     /// Every tileset's first gid, and whether it could not be read (its squares are then not
@@ -104,6 +111,13 @@ fn tiles(
         let gid = first.saturating_add(id);
         if let (Some(rules), Some(t)) = (rules, &terrain) {
             if crate::map::find_terrain(rules, t).is_none() {
+                out.bad_terrain.insert(gid);
+                if out.reported.contains(t) || out.reported.len() >= MAX_UNKNOWN_TERRAINS {
+                    let resolved = Some(t.clone());
+                    out.terrain_of.insert(gid, resolved);
+                    continue;
+                }
+                out.reported.insert(t.clone());
                 let help = match oc_diag::did_you_mean(t, rules.terrains.iter().map(|t| t.name.as_str())) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => "terrain names are those of the rules: Plains, Forest, Fort ...".to_string(),
@@ -119,7 +133,6 @@ fn tiles(
                     }
                 };
                 r.error(UNKNOWN_TERRAIN, span, message, &help);
-                out.bad_terrain.insert(gid);
             }
         }
         let resolved = terrain.map(|t| rules.and_then(|rl| crate::map::find_terrain(rl, &t)).map_or(t, |tr| tr.name.clone()));
