@@ -734,3 +734,18 @@ fn build_names_every_file_it_cannot_read() {
     );
     assert!(run.stderr.contains("help:"), "{}", run.stderr);
 }
+
+// Found in review: a map's `image = "/etc/passwd"` was "no such file" (joined under the map's
+// folder) where `oc export` said it leads outside the project.
+#[test]
+fn a_map_s_absolute_paths_are_outside_the_project() {
+    let dir = scratch("map-absolute", true);
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    for (key, path) in [("image", "/etc/passwd"), ("rules", "/etc/passwd.oc")] {
+        let map = format!("name = \"M\"\nwidth = 1\nheight = 1\ngrid = 70\n{key} = \"{path}\"\nrows = [\".\"]\n");
+        std::fs::write(dir.join("maps/m.map.toml"), map).unwrap();
+        let run = oc_in(&dir, &["check", "."], 60);
+        assert!(is_exit(&run, 1) && run.stderr.contains("outside the project"), "{key}: {}", run.stderr);
+        assert!(!run.stderr.contains("root:x"), "{}", run.stderr);
+    }
+}

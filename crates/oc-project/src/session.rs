@@ -410,6 +410,11 @@ impl Session {
         }
         let dir = Path::new(path).parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
         let join = |rel: &str| -> Option<String> {
+            // An absolute path (`/etc/passwd`) is outside the project, not a path under the map's
+            // folder that is missing.
+            if rel.starts_with(['/', '\\']) || std::path::Path::new(rel).is_absolute() {
+                return None;
+            }
             let joined = if dir.is_empty() { rel.to_string() } else { format!("{dir}/{rel}") };
             oc_compiler::resolve_logical(&joined).ok()
         };
@@ -435,6 +440,7 @@ impl Session {
                 found => {
                     let why = match found {
                         Some((Err(e @ ReadError::Outside(_)), _)) => e.to_string(),
+                        None => "it is outside the project".to_string(),
                         _ => "no such file inside the project".to_string(),
                     };
                     diagnostics.push(

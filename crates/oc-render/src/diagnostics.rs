@@ -384,14 +384,27 @@ pub fn inert(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// The most characters of a diagnostic's message, label or help a report shows whole.
+const MAX_SAID: usize = 1_000;
+
 /// A diagnostic's words with any control character in them escaped (a message quoting what a
 /// file holds: `\u{1b}`), its spans as they were.
 fn said(d: &Diagnostic) -> Diagnostic {
     let escape = |s: &str| {
+        // What a file holds may be quoted whole (a name of two megabytes): a long text is shown
+        // by its start and its end, with how much was left out between.
+        let count = s.chars().count();
+        let s: std::borrow::Cow<'_, str> = if count > MAX_SAID {
+            let head: String = s.chars().take(MAX_SAID - 100).collect();
+            let tail: String = s.chars().skip(count - 100).collect();
+            format!("{head}... ({} characters left out) ...{tail}", count - MAX_SAID).into()
+        } else {
+            s.into()
+        };
         if s.chars().any(char::is_control) {
             s.chars().map(|c| if c.is_control() && c != '\n' { c.escape_default().to_string() } else { c.to_string() }).collect()
         } else {
-            s.to_string()
+            s.into_owned()
         }
     };
     let mut d = d.clone();
@@ -619,5 +632,19 @@ mod tests {
         let clipped =
             render(&One(long), &Diagnostic::error("oc::test", oc_diag::Span::new(FileId(0), 10, 14), "odd"), Style::Plain);
         assert!(!clipped.chars().any(|c| c.is_control() && c != '\n'), "{clipped:?}");
+    }
+
+    /// A message quoting a name of megabytes is shown by its start and end.
+    #[test]
+    fn a_long_message_is_shown_cut() {
+        let text = "chest\n";
+        let name = "W".repeat(2_000_000);
+        let d = Diagnostic::error("oc::test", oc_diag::Span::new(FileId(0), 0, 5), format!("no item `{name}` in the rules"));
+        let shown = render(&One(text), &d, Style::Plain);
+        assert!(
+            shown.len() < 10_000 && shown.contains("characters left out") && shown.contains("` in the rules"),
+            "{}",
+            shown.len()
+        );
     }
 }
