@@ -327,7 +327,24 @@ pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
                 return Err(2);
             }
         }
-        let text = String::from_utf8_lossy(&oc_render::map::read(tmx, MAX_SOURCE_BYTES).map_err(stopped)?).into_owned();
+        // Not UTF-8: refused, not read with replacement characters (they went into the map).
+        let text = match String::from_utf8(oc_render::map::read(tmx, MAX_SOURCE_BYTES).map_err(stopped)?) {
+            Ok(text) => text,
+            Err(e) => {
+                let bytes = e.as_bytes();
+                let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
+                let what = if utf16 { "UTF-16 text" } else { "UTF-8 text" };
+                let at = e.utf8_error().valid_up_to();
+                report::verdict(1);
+                errln!(
+                    "error: {}: the TMX is {}not UTF-8 (at byte {at}); nothing was written",
+                    tmx.display(),
+                    if utf16 { format!("{what}, ") } else { String::new() }
+                );
+                errln!("help: save it as UTF-8, as Tiled writes it (an editor's \"save with encoding\" converts it)");
+                return Ok(1);
+            }
+        };
         let (toml, diags) = oc_render::map::import_tiled(tmx, &text, &rules);
         let shown = tmx.display().to_string();
         let sources = report::OneFile { path: &shown, text: &text };

@@ -647,3 +647,23 @@ fn a_misspelt_terrain_is_said_once_however_many_tiles_name_it() {
     assert_eq!(said.iter().filter(|m| m.contains("`Plainz`")).count(), 1, "{said:?}");
     assert_eq!(said.len(), 20, "{said:?}");
 }
+
+/// A TMX that is not UTF-8 is refused (it was read with replacement characters, which went into
+/// the written map), and a UTF-16 one is said to be UTF-16.
+#[test]
+fn a_tmx_that_is_not_utf8_is_refused() {
+    let dir = scratch("not-utf8");
+    let (tmx, _) = tmx_with(|_, _, _| {
+        r#"<object id="3000" name="caf"#.to_string() + "\u{e9}" + r#"" type="label" x="0" y="0" width="70" height="70"/>"#
+    });
+    let latin1: Vec<u8> = tmx.chars().map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?')).collect();
+    std::fs::write(dir.join("latin1.tmx"), latin1).unwrap();
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(tmx.encode_utf16().flat_map(u16::to_le_bytes));
+    std::fs::write(dir.join("utf16.tmx"), utf16).unwrap();
+    for (file, says) in [("latin1.tmx", "not UTF-8"), ("utf16.tmx", "UTF-16")] {
+        let out = oc(&["import", "tiled", dir.join(file).to_str().unwrap()]);
+        assert!(out.status.code() == Some(1) && text(&out.stderr).contains(says), "{file}: {}", text(&out.stderr));
+        assert!(out.stdout.is_empty());
+    }
+}
