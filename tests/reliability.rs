@@ -704,19 +704,6 @@ fn names_with_escapes_are_drawn_harmless_and_doc_sites_stay_inside() {
     assert!(std::fs::read_dir(outside.path()).unwrap().next().is_none());
 }
 
-// Found in review: a folder with an `oc.toml` of its own, below the folder walked, was read as
-// files of the project above (its `ignore` not applied: `oc fmt` rewrote what it ignores).
-#[test]
-fn a_nested_project_is_read_with_its_own_settings() {
-    let dir = scratch("nested-project", true);
-    std::fs::create_dir_all(dir.join("sub")).unwrap();
-    std::fs::write(dir.join("sub/oc.toml"), "[project]\nname = \"sub\"\nignore = [\"*.oc\"]\n").unwrap();
-    std::fs::write(dir.join("sub/b.oc"), "class  B \"B\" { }\n").unwrap();
-    let run = oc_in(&dir, &["fmt", "."], 60);
-    assert!(is_exit(&run, 0), "exit {:?}\n{}", run.code, run.stderr);
-    assert_eq!(std::fs::read_to_string(dir.join("sub/b.oc")).unwrap(), "class  B \"B\" { }\n", "{}", run.stderr);
-}
-
 // Found in review: `oc build` and `oc doc` said only the first file they could not read, with
 // no code or help.
 #[cfg(unix)]

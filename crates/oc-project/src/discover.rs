@@ -33,9 +33,6 @@ pub struct Project {
     /// Folders the walk could not read (logical path, why, whether it was a path given): their
     /// files are not checked, and [`skipped`] says so.
     pub unreadable: Vec<(String, String, bool)>,
-    /// Folders below found holding an `oc.toml`: projects of their own, which [`discover`]
-    /// reads after this one (none once it is done).
-    pub nested: Vec<PathBuf>,
 }
 
 /// Whether a file name is a map definition.
@@ -86,12 +83,7 @@ pub fn open(path: &Path) -> Project {
 /// folders are walked, skipping hidden folders, `target/` and what `ignore` lists.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<Project>, String> {
     let mut projects: Vec<Project> = Vec::new();
-    // The paths given, then the folders below them that hold an `oc.toml` of their own: each a
-    // project of its own, read with its own settings (its `ignore` too), not files of the one
-    // above it.
-    let mut queue: std::collections::VecDeque<PathBuf> = paths.iter().cloned().collect();
-    while let Some(p) = queue.pop_front() {
-        let p = &p;
+    for p in paths {
         let abs = manifest::absolute(p);
         if std::fs::symlink_metadata(&abs).is_err() {
             return Err(format!("{}: no such file or directory", p.display()));
@@ -108,7 +100,6 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Project>, String> {
         if abs.is_dir() {
             let ignores: Vec<String> = project.settings.ignore.clone();
             walk(&abs, &ignores, project, true);
-            queue.extend(std::mem::take(&mut project.nested));
         } else {
             push(project, &abs);
         }
@@ -278,10 +269,6 @@ fn walk(dir: &Path, ignores: &[String], project: &mut Project, named: bool) {
         if is_dir {
             if ignored(&root, ignores, &path) {
                 project.ignored += count_oc(&path);
-                continue;
-            }
-            if path.join(manifest::FILE_NAME).is_file() {
-                project.nested.push(path);
                 continue;
             }
             walk(&path, ignores, project, false);
