@@ -120,6 +120,26 @@ pub fn battle(args: &Args) -> u8 {
     0
 }
 
+/// Two lines that differ, shown where they do: whole where short, else from a little before the
+/// first character that differs (a log's start line holds every unit: thousands of characters,
+/// more than a line of an error shows whole); and that character's column (1-based).
+fn where_they_differ(a: &str, b: &str) -> (String, String, usize) {
+    const BEFORE: usize = 60;
+    const SHOWN: usize = 240;
+    let same = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let window = |s: &str| {
+        let count = s.chars().count();
+        if count <= SHOWN {
+            return s.to_string();
+        }
+        let from = same.saturating_sub(BEFORE);
+        let shown: String = s.chars().skip(from).take(SHOWN).collect();
+        let (pre, post) = (if from > 0 { "..." } else { "" }, if from + SHOWN < count { "..." } else { "" });
+        format!("{pre}{shown}{post}")
+    };
+    (window(a), window(b), same + 1)
+}
+
 /// Re-runs a log (`oc_play::log::open` finds the file it names) and checks it line by line.
 pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bool) -> u8 {
     let opened = match oc_play::log::open(log, project) {
@@ -148,7 +168,8 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
         None => {}
         Some(Mismatch::Line { line, logged, replayed }) => {
             crate::report::verdict(1);
-            errln!("{}:{line}: the replay differs here", log.display());
+            let (logged, replayed, column) = where_they_differ(&logged, &replayed);
+            errln!("{}:{line}: the replay differs here (column {column})", log.display());
             errln!("  log:    {logged}");
             errln!("  replay: {replayed}");
             errln!("help: the rules, the scenario or the armies changed since the log was written, or the log was edited");

@@ -637,6 +637,13 @@ fn replay_says_where_a_log_differs_and_never_echoes_control_characters() {
     let run = edit("esc.jsonl", escaped);
     assert!(is_exit(&run, 1) && run.stderr.contains("esc.jsonl:2:"), "{}", run.stderr);
     assert!(!run.stderr.contains('\u{1b}') && run.stderr.contains("\\u{1b}"), "{}", run.stderr);
+    // A number changed far into the long start line: the two lines shown where they differ.
+    let mut edited = own.clone();
+    let at = own[1].rfind("\"hp\":20").expect("a unit's hit points");
+    edited[1] = format!("{}\"hp\":19{}", &own[1][..at], &own[1][at + 7..]);
+    let run = edit("hp.jsonl", edited);
+    assert!(run.stderr.contains(&format!("hp.jsonl:2: the replay differs here (column {})", at + 6)), "{}", run.stderr);
+    assert!(run.stderr.contains("\"hp\":19") && run.stderr.lines().all(|l| l.chars().count() < 400), "{}", run.stderr);
     // A line added at the end: where.
     let mut longer = own.clone();
     longer.push(own[own.len() - 1].clone());
