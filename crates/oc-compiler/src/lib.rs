@@ -463,8 +463,9 @@ impl Workspace {
         // the syntax error is the one to fix.
         diagnostics
             .retain(|d| !(d.code.starts_with("oc::name::unknown_") && unread.iter().any(|n| d.message.contains(n.as_str()))));
+        // What does not hang on the rules stays: syntax, imports, files that cannot be read.
         if unread_ruleset {
-            diagnostics.retain(|d| d.code.starts_with("oc::syntax::"));
+            diagnostics.retain(|d| ["oc::syntax::", "oc::import::", "oc::file::"].iter().any(|p| d.code.starts_with(p)));
         }
         dedupe(&mut diagnostics);
         let (rules, partial) =
