@@ -190,6 +190,9 @@ mod tests {
         let (ast, diagnostics) = parse(file, crlf);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         assert_eq!(ast.items.len(), 1);
+        // Line ends converted twice (`\r\r\n`) still end lines.
+        let (_, diagnostics) = parse(file, &crlf.replace("\r\n", "\r\r\n"));
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
         let lone = "// a comment\rclass Foo \"Foo\" {\r\n    doc \"x\"\r\n}\r\n";
         let (_, diagnostics) = parse(file, lone);
         let found: Vec<_> = diagnostics.iter().filter(|d| d.code == LONE_CARRIAGE_RETURN).collect();

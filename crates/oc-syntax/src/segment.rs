@@ -498,7 +498,11 @@ pub(crate) fn skip_block_comment(text: &str) -> Option<&str> {
 /// rest reads up to the next LF as one line, so a `//` comment there would hide what follows
 /// it without a word. A lone CR inside a string is also that string's control character.
 fn lone_carriage_return(file: FileId, bytes: &[u8]) -> Option<Diagnostic> {
-    let mut lone = bytes.iter().enumerate().filter(|(i, b)| **b == b'\r' && bytes.get(i + 1) != Some(&b'\n')).map(|(i, _)| i);
+    // A run of CRs ended by LF (`\r\r\n`, line ends converted twice) still ends the line where
+    // oc and editors end it; a run followed by anything else is lone (counted once a run).
+    let mut lone = (0..bytes.len())
+        .filter(|&i| bytes.get(i) == Some(&b'\r') && (i == 0 || bytes.get(i - 1) != Some(&b'\r')))
+        .filter(|&i| bytes.get(i..).and_then(|rest| rest.iter().find(|c| **c != b'\r')) != Some(&b'\n'));
     let first = lone.next()?;
     let more = match lone.count() {
         0 => String::new(),
