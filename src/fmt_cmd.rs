@@ -78,12 +78,7 @@ fn format_project(project: &Project, check: bool, style: Style, tally: &mut Tall
                     tally.changed += 1;
                     let diff = oc_fmt::diff::unified(&format!("a/{path}"), &format!("b/{path}"), &text, &formatted);
                     crate::report::verdict(1);
-                    // On a terminal, what a file's comments hold of control characters is shown
-                    // harmless; into a pipe or a file the diff is the patch, byte for byte.
-                    use std::io::IsTerminal as _;
-                    let diff =
-                        if std::io::stdout().is_terminal() { oc_render::diagnostics::inert(&diff) } else { diff.as_str().into() };
-                    let _ = crate::report::out(diff.as_bytes());
+                    let _ = crate::report::out_shown(&diff);
                     continue;
                 }
                 match oc_project::output::rewrite_source(&confined, path, text.as_bytes(), formatted.as_bytes()) {

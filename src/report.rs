@@ -205,6 +205,14 @@ pub fn said(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// `text` on standard output as data ([`out`]), where standard output is a terminal with what
+/// it holds of control characters made harmless (`oc fmt --check`'s diff quotes a file's
+/// comments): into a pipe or a file it is written byte for byte (a diff there is the patch).
+pub fn out_shown(text: &str) -> std::io::Result<()> {
+    let shown = if std::io::stdout().is_terminal() { oc_render::diagnostics::inert(text) } else { text.into() };
+    out(shown.as_bytes())
+}
+
 /// `text` on standard output ([`outln!`]).
 pub fn say_out(text: &str) {
     if transcribe(|t| t.output.push_str(text)) {

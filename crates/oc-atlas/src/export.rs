@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use image::{Rgb, RgbImage};
 use oc_model::Rules;
 
+use crate::map::toml_str;
 use crate::render::terrain_colour;
 
 fn hex(c: Rgb<u8>) -> String {
@@ -154,12 +155,6 @@ pub fn import_image(img: &RgbImage, legend: &PaletteLegend, rules: &Rules, name:
         let _ = writeln!(s, "{} = {}", toml_str(&c.to_string()), toml_str(terrain));
     }
     Ok(s)
-}
-
-/// `s` as a TOML basic string: JSON's escapes are TOML's, but for DEL (U+007F), which JSON
-/// leaves as it is and TOML requires escaped.
-pub(crate) fn toml_str(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string()).replace('\u{7f}', "\\u007F")
 }
 
 /// Decodes PNG bytes into RGB (alpha dropped).

@@ -572,3 +572,9 @@ pub fn parse(file: FileId, text: &str) -> (Option<Map>, Vec<Diagnostic>) {
     };
     (Some(map), diags)
 }
+
+/// `s` as a TOML basic string: JSON's escapes are TOML's, but for DEL (U+007F), which JSON
+/// leaves as it is and TOML requires escaped.
+pub(crate) fn toml_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string()).replace('\u{7f}', "\\u007F")
+}

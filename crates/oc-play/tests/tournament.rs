@@ -39,6 +39,7 @@ fn refusals_name_what_is_wrong() {
     assert!(not_mirror.help.is_some());
     let entries = [entry("tests/fixtures/mirror/ratings.oc").unwrap()];
     let none = tournament::play(&entries, &["Nobody".to_string()], ["greedy", "greedy"], 1, 1).err().unwrap();
-    assert!(none.message.contains("no attacker army of `Mirror` to field named Nobody"), "{none:?}");
+    assert!(none.message.contains("--army Nobody: no attacker army of the scenarios is so named"), "{none:?}");
+    assert!(none.help.as_deref().is_some_and(|h| h.contains("`Vanguard`")), "{none:?}");
     assert!(tournament::check_ais(["greedy", "nobody"]).unwrap_err().message.contains("no AI `nobody`"));
 }

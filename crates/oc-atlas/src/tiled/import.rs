@@ -13,8 +13,7 @@ use super::shapes::{self, Shape};
 use super::side_word;
 use super::tilesets::{self, ReadTileset};
 use super::{LAYER, OFF_GRID, PROPERTY, UNKNOWN_OBJECT, UNKNOWN_TILE, UNSUPPORTED, XML};
-use crate::export::toml_str;
-use crate::map::{RegionKind, Side, Tile};
+use crate::map::{toml_str, RegionKind, Side, Tile};
 
 fn parse_i64(s: &str) -> Option<i64> {
     s.trim().parse().ok()
