@@ -743,3 +743,24 @@ fn a_map_s_absolute_paths_are_outside_the_project() {
         assert!(!run.stderr.contains("root:x"), "{}", run.stderr);
     }
 }
+
+// Found in review: a folder with an `oc.toml` of its own, below the folder walked, was read as
+// the project's files with its own `ignore` not applied (`oc fmt` rewrote what it ignores). It
+// stays part of the project walked (one folder, one project: `oc build .` builds it).
+#[test]
+fn a_nested_oc_toml_s_ignore_applies_below_it() {
+    let dir = scratch("nested-ignore", true);
+    std::fs::create_dir_all(dir.join("sub/gen")).unwrap();
+    std::fs::write(dir.join("sub/oc.toml"), "[project]\nname = \"sub\"\nignore = [\"gen/*.oc\", \"draft.oc\"]\n").unwrap();
+    for file in ["sub/gen/g.oc", "sub/draft.oc"] {
+        std::fs::write(dir.join(file), "class  B \"B\" { }\n").unwrap();
+    }
+    std::fs::write(dir.join("sub/kept.oc"), "import \"std:ratings\"\n").unwrap();
+    let run = oc_in(&dir, &["fmt", "."], 60);
+    assert!(is_exit(&run, 0) && run.stderr.contains("2 skipped by oc.toml's ignore"), "exit {:?}\n{}", run.code, run.stderr);
+    for file in ["sub/gen/g.oc", "sub/draft.oc"] {
+        assert_eq!(std::fs::read_to_string(dir.join(file)).unwrap(), "class  B \"B\" { }\n", "{file}: {}", run.stderr);
+    }
+    let run = oc_in(&dir, &["build", "-o", "r.json", "."], 60);
+    assert!(is_exit(&run, 0), "exit {:?}\n{}", run.code, run.stderr);
+}

@@ -271,6 +271,19 @@ fn walk(dir: &Path, ignores: &[String], project: &mut Project, named: bool) {
                 project.ignored += count_oc(&path);
                 continue;
             }
+            // A folder with an `oc.toml` of its own is walked as part of this project (one
+            // folder given is one project), but what its own `ignore` leaves out stays out (it
+            // was formatted and checked all the same): its patterns with a `/` read from it.
+            if path.join(manifest::FILE_NAME).is_file() {
+                let own = open(&path).settings.ignore;
+                if !own.is_empty() {
+                    let rel = lossy(&root, &path);
+                    let mut both = ignores.to_vec();
+                    both.extend(own.into_iter().map(|p| if p.contains('/') { format!("{rel}/{p}") } else { p }));
+                    walk(&path, &both, project, false);
+                    continue;
+                }
+            }
             walk(&path, ignores, project, false);
         } else if candidate {
             if ignored(&root, ignores, &path) {
