@@ -667,3 +667,22 @@ fn a_tmx_that_is_not_utf8_is_refused() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// A tile layer stored as XML whose `gid` is no tile number is said so, as the CSV's is (it was
+/// taken for an empty square).
+#[test]
+fn an_xml_layer_s_bad_gid_is_said() {
+    let (tmx, rules) = tmx_with(|_, _, _| String::new());
+    let (start, end) = (tmx.find("<data encoding=\"csv\">").unwrap(), tmx.find("</data>").unwrap());
+    let squares = tmx[start..end].split(',').count();
+    let tiles: String = (0..squares)
+        .map(|k| if k == 1 { r#"<tile gid="99999999999"/>"#.to_string() } else { r#"<tile gid="1"/>"#.to_string() })
+        .collect();
+    let xml = format!("{}<data>{tiles}{}", &tmx[..start], &tmx[end..]);
+    let (toml, diags) = oc_atlas::tiled::import(FileId(0), &xml, "unused", Some(&rules));
+    assert!(toml.is_none(), "{diags:?}");
+    assert!(
+        diags.iter().any(|d| d.code == "oc::tiled::layer" && d.message.contains("`99999999999` is not a tile number")),
+        "{diags:?}"
+    );
+}

@@ -160,12 +160,31 @@ fn cells(r: &mut Reader, data: roxmltree::Node) -> Option<Vec<(u32, Span)>> {
                     .collect(),
             )
         }
-        None => Some(
-            data.children()
-                .filter(|c| c.has_tag_name("tile"))
-                .map(|c| (c.attribute("gid").and_then(|g| g.parse::<u32>().ok()).unwrap_or(0) & !FLIPS, r.node_span(c)))
-                .collect(),
-        ),
+        // Tiles as XML: `<tile/>` an empty square, `<tile gid="N"/>` a tile; a gid that is no
+        // tile number is said as the CSV's is (it was taken for an empty square).
+        None => {
+            let mut out = Vec::new();
+            for c in data.children().filter(|c| c.has_tag_name("tile")) {
+                let gid = match c.attribute("gid") {
+                    None => 0,
+                    Some(g) => match g.trim().parse::<u32>() {
+                        Ok(gid) => gid,
+                        Err(_) => {
+                            let span = r.attr_span(c, "gid");
+                            r.error(
+                                LAYER,
+                                span,
+                                format!("`{g}` is not a tile number"),
+                                "a tile's gid is a whole number from 0 to 4294967295",
+                            );
+                            return None;
+                        }
+                    },
+                };
+                out.push((gid & !FLIPS, r.node_span(c)));
+            }
+            Some(out)
+        }
         Some(other) => {
             let span = r.attr_span(data, "encoding");
             r.error(UNSUPPORTED, span, format!("the layer encoding `{other}`"), "Tiled writes csv, base64 or XML; choose CSV");
