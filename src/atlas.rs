@@ -333,14 +333,10 @@ pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
             Err(e) => {
                 let bytes = e.as_bytes();
                 let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
-                let what = if utf16 { "UTF-16 text" } else { "UTF-8 text" };
+                let what = if utf16 { "UTF-16 text, " } else { "" };
                 let at = e.utf8_error().valid_up_to();
                 report::verdict(1);
-                errln!(
-                    "error: {}: the TMX is {}not UTF-8 (at byte {at}); nothing was written",
-                    tmx.display(),
-                    if utf16 { format!("{what}, ") } else { String::new() }
-                );
+                errln!("error: {}: the TMX is {what}not UTF-8 (at byte {at}); nothing was written", tmx.display());
                 errln!("help: save it as UTF-8, as Tiled writes it (an editor's \"save with encoding\" converts it)");
                 return Ok(1);
             }

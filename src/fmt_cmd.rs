@@ -12,7 +12,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use oc_diag::Diagnostic;
-use oc_project::format::{bad_names, files, format_file, summary, Formatted, Tally};
+use oc_project::discover::skipped;
+use oc_project::format::{files, format_file, summary, Formatted, Tally};
 use oc_project::fsx::Confined;
 use oc_project::Project;
 
@@ -52,7 +53,7 @@ fn format_project(project: &Project, check: bool, style: Style, tally: &mut Tall
         return;
     }
     tally.ignored += project.ignored;
-    for (name, d) in bad_names(project) {
+    for (name, d) in skipped(project) {
         err!("{}", report::render(&OneFile { path: &name, text: "" }, &d, style));
         tally.failed += usize::from(d.is_error());
     }

@@ -40,12 +40,6 @@ pub struct Tally {
     pub ignored: usize,
 }
 
-/// What the walk left out (names that are not UTF-8, folders it could not read), by name
-/// ([`crate::discover::skipped`]).
-pub fn bad_names(project: &Project) -> Vec<(String, Diagnostic)> {
-    crate::discover::skipped(project)
-}
-
 /// The project's files to format: a file reached twice (named twice, or through a link inside
 /// the project) once.
 pub fn files<'p>(project: &'p Project, confined: &Confined) -> Vec<&'p str> {
