@@ -110,7 +110,6 @@ pub fn measure(
     check_named(&pairs.iter().map(|(_, s)| s).collect::<Vec<_>>(), r.armies)?;
     let mut rows = Vec::new();
     for (logical, setup) in pairs {
-        let logical = &logical;
         let (s, [att, def]) = (&setup.scenario, &setup.armies);
         if r.scenario.is_some_and(|n| n != s.name) || !(r.armies.is_empty() || r.armies.contains(&att.name)) {
             continue;
@@ -150,29 +149,14 @@ pub fn measure(
 /// Every army named (`--army`) is the attacker army of one of `pairs`: else a refusal that says
 /// what it is (a defender army) or what was meant.
 fn check_named(pairs: &[&crate::setup::Setup], armies: &[String]) -> Result<(), Failure> {
-    let names = |side: usize| -> Vec<&str> {
-        let mut v: Vec<&str> = pairs.iter().filter_map(|s| s.armies.get(side)).map(|a| a.name.as_str()).collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    };
-    let (attackers, defenders) = (names(0), names(1));
-    if let Some(name) = armies.iter().find(|n| !attackers.contains(&n.as_str())) {
-        let r = if defenders.contains(&name.as_str()) {
-            Refusal::new(format!("--army {name}: it is a defender army; --army names attacker armies"))
-                .with_help("each attacker army named is measured against the scenario's defender army")
-        } else {
-            let listed = oc_diag::first_and_more(&attackers, 8);
-            Refusal::new(format!("--army {name}: no attacker army of the scenarios is so named")).with_help(
-                match oc_diag::did_you_mean(name, attackers.iter().copied()) {
-                    Some(near) => format!("did you mean `{near}`? the attacker armies are {listed}"),
-                    None => format!("the attacker armies are {listed}"),
-                },
-            )
-        };
-        return Err(Failure::Refused(r));
-    }
-    Ok(())
+    let names = |side: usize| pairs.iter().filter_map(|s| s.armies.get(side)).map(|a| a.name.as_str()).collect();
+    crate::tournament::refuse_unknown_armies(
+        names(0),
+        names(1),
+        armies,
+        "each attacker army named is measured against the scenario's defender army",
+    )
+    .map_err(Failure::Refused)
 }
 
 #[cfg(test)]

@@ -201,35 +201,49 @@ pub fn check_armies<'r>(
     armies: &[String],
 ) -> Result<(), Refusal> {
     let of = |side: SideId| -> Vec<&'r str> {
-        let mut names: Vec<&str> = scenarios
+        scenarios
             .clone()
             .flat_map(|(rules, scenario)| {
                 rules.armies.iter().filter(move |r| r.scenario == scenario && r.side == side).map(|r| r.name.as_str())
             })
-            .collect();
+            .collect()
+    };
+    refuse_unknown_armies(
+        of(SideId::Attacker),
+        of(SideId::Defender),
+        armies,
+        "each attacker army named is fielded on both sides, against itself",
+    )
+}
+
+/// Every army named (`--army`) is one of `attackers`: else a refusal that says what it is (one of
+/// `defenders`, with `defender_help` saying what is done with an attacker army), or what was
+/// meant and which there are. Shared by the mirror matches and `--as-written` (`strength.rs`).
+pub fn refuse_unknown_armies<'n>(
+    mut attackers: Vec<&'n str>,
+    mut defenders: Vec<&'n str>,
+    armies: &[String],
+    defender_help: &str,
+) -> Result<(), Refusal> {
+    for names in [&mut attackers, &mut defenders] {
         names.sort_unstable();
         names.dedup();
-        names
-    };
-    let (attackers, defenders) = (of(SideId::Attacker), of(SideId::Defender));
-    for name in armies {
-        if attackers.contains(&name.as_str()) {
-            continue;
-        }
-        if defenders.contains(&name.as_str()) {
-            return Err(Refusal::new(format!("--army {name}: it is a defender army; --army names attacker armies"))
-                .with_help("each attacker army named is fielded on both sides, against itself"));
-        }
-        let near = oc_diag::did_you_mean(name, attackers.iter().copied());
-        let listed = oc_diag::first_and_more(&attackers, 8);
-        return Err(Refusal::new(format!("--army {name}: no attacker army of the scenarios is so named")).with_help(
-            match near {
-                Some(near) => format!("did you mean `{near}`? the attacker armies are {listed}"),
-                None => format!("the attacker armies are {listed}"),
-            },
-        ));
     }
-    Ok(())
+    let Some(name) = armies.iter().find(|n| !attackers.contains(&n.as_str())) else {
+        return Ok(());
+    };
+    if defenders.contains(&name.as_str()) {
+        return Err(
+            Refusal::new(format!("--army {name}: it is a defender army; --army names attacker armies")).with_help(defender_help)
+        );
+    }
+    let listed = oc_diag::first_and_more(&attackers, 8);
+    Err(Refusal::new(format!("--army {name}: no attacker army of the scenarios is so named")).with_help(
+        match oc_diag::did_you_mean(name, attackers.iter().copied()) {
+            Some(near) => format!("did you mean `{near}`? the attacker armies are {listed}"),
+            None => format!("the attacker armies are {listed}"),
+        },
+    ))
 }
 
 fn named(armies: &[String]) -> String {
