@@ -180,26 +180,22 @@ const MAX_SAID_LINE: usize = 2_000;
 /// past [`MAX_SAID_LINE`] characters is cut. (Reports are drawn harmless by oc-render, and
 /// printed with `err!`.)
 pub fn said(text: &str) -> std::borrow::Cow<'_, str> {
-    let long = text.split('\n').any(|l| l.len() > MAX_SAID_LINE);
-    if !long && !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
-        return std::borrow::Cow::Borrowed(text);
+    let keep = ['\n', '\t'];
+    if !text.split('\n').any(|l| l.len() > MAX_SAID_LINE) {
+        return oc_render::diagnostics::escape_controls(text, &keep);
     }
     let mut out = String::with_capacity(text.len().min(4 * MAX_SAID_LINE));
     for (k, line) in text.split('\n').enumerate() {
         if k > 0 {
             out.push('\n');
         }
-        for (shown, c) in line.chars().enumerate() {
-            if shown == MAX_SAID_LINE {
-                let more = line.chars().count() - shown;
+        match line.char_indices().nth(MAX_SAID_LINE) {
+            Some((cut, _)) => {
+                let more = line.get(cut..).map_or(0, |rest| rest.chars().count());
+                out.push_str(&oc_render::diagnostics::escape_controls(line.get(..cut).unwrap_or(line), &keep));
                 out.push_str(&format!("... ({more} characters more)"));
-                break;
             }
-            if c.is_control() && c != '\t' {
-                out.extend(c.escape_default());
-            } else {
-                out.push(c);
-            }
+            None => out.push_str(&oc_render::diagnostics::escape_controls(line, &keep)),
         }
     }
     std::borrow::Cow::Owned(out)

@@ -401,11 +401,7 @@ fn said(d: &Diagnostic) -> Diagnostic {
         } else {
             s.into()
         };
-        if s.chars().any(char::is_control) {
-            s.chars().map(|c| if c.is_control() && c != '\n' { c.escape_default().to_string() } else { c.to_string() }).collect()
-        } else {
-            s.into_owned()
-        }
+        escape_controls(&s, &['\n']).into_owned()
     };
     let mut d = d.clone();
     d.message = escape(&d.message);
@@ -437,12 +433,26 @@ fn clip(line: &str, from: usize, to: usize) -> (usize, usize, usize, usize) {
 /// A file's path as a report shows it: a name may hold control characters (a file named with
 /// an escape sequence), shown escaped (`\u{1b}`) so that they never act on the terminal.
 fn drawn_path(sources: &dyn Sources, file: FileId) -> String {
-    let path = sources.path(file);
-    if path.chars().any(char::is_control) {
-        path.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
-    } else {
-        path
+    escape_controls(&sources.path(file), &[]).into_owned()
+}
+
+/// `text` with each control character but those in `keep` shown escaped (`\u{1b}`, `\r`), so
+/// that what a file or a log holds never acts on the terminal (recolour, retitle, clear it).
+/// Reports' words and file names, and the binary's error and status lines, are escaped by it.
+pub fn escape_controls<'t>(text: &'t str, keep: &[char]) -> std::borrow::Cow<'t, str> {
+    let acts = |c: char| c.is_control() && !keep.contains(&c);
+    if !text.chars().any(acts) {
+        return std::borrow::Cow::Borrowed(text);
     }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if acts(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Whether any line a snippet of `spans` would show (one line of context each side) is too
@@ -632,6 +642,18 @@ mod tests {
         let clipped =
             render(&One(long), &Diagnostic::error("oc::test", oc_diag::Span::new(FileId(0), 10, 14), "odd"), Style::Plain);
         assert!(!clipped.chars().any(|c| c.is_control() && c != '\n'), "{clipped:?}");
+    }
+
+    /// One escaper for reports' words (line breaks kept), file names (nothing kept) and the
+    /// binary's status lines (line breaks and tabs kept); text without a control character is
+    /// borrowed as it is.
+    #[test]
+    fn control_characters_are_escaped_but_those_kept() {
+        let text = "a\u{1b}[2Jb\n\tc\r\u{9b}";
+        assert_eq!(escape_controls(text, &['\n']), "a\\u{1b}[2Jb\n\\tc\\r\\u{9b}");
+        assert_eq!(escape_controls(text, &[]), "a\\u{1b}[2Jb\\n\\tc\\r\\u{9b}");
+        assert_eq!(escape_controls(text, &['\n', '\t']), "a\\u{1b}[2Jb\n\tc\\r\\u{9b}");
+        assert!(matches!(escape_controls("plain \u{e9}", &[]), std::borrow::Cow::Borrowed(_)));
     }
 
     /// A message quoting a name of megabytes is shown by its start and end.
