@@ -302,8 +302,9 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
         inputs.extend(legend.map(Path::to_path_buf));
         let target = out.map(|o| output_target(o, Kind::MapDefinition, &inputs, force)).transpose()?;
         let bytes = oc_render::map::read(image, MAX_IMAGE_BYTES).map_err(stopped)?;
-        let legend = legend.map(|path| (path, oc_project::fsx::read_regular(path, MAX_SOURCE_BYTES).map_err(|e| e.to_string())));
-        let (text, width, height) = oc_render::map::import_image(image, &bytes, legend, &rules, name).map_err(stopped)?;
+        let palette = legend.map(|path| palette(path, &rules)).transpose()?;
+        let (text, width, height) =
+            oc_render::map::import_image(image, &bytes, palette.as_ref(), &rules, name).map_err(stopped)?;
         let Some(target) = target else {
             out!("{text}");
             return Ok(0);
@@ -315,6 +316,28 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
         Ok(status)
     };
     run().unwrap_or_else(|status| status)
+}
+
+/// `oc import-image --legend PATH`: the palette it holds, or its errors reported (status 1; 2
+/// where it cannot be read).
+fn palette(path: &Path, rules: &oc_model::Rules) -> Result<oc_atlas::export::PaletteLegend, u8> {
+    let bytes = oc_project::fsx::read_regular(path, MAX_SOURCE_BYTES).map_err(|e| {
+        errln!("error: cannot read {}: {e}", path.display());
+        errln!("help: name the legend's TOML file, or leave out --legend for the colours `oc render` paints");
+        2u8
+    })?;
+    let text = String::from_utf8_lossy(&bytes);
+    oc_atlas::export::palette_legend(oc_diag::FileId(0), &text, rules).map_err(|diags| {
+        report::verdict(1);
+        let shown = path.display().to_string();
+        let sources = report::OneFile { path: &shown, text: &text };
+        let reports = report::Reports::new(&sources);
+        for d in &diags {
+            err!("{}", reports.render(d, style()));
+        }
+        errln!("error: {}: nothing was written ({} error(s) in the legend above)", path.display(), diags.len());
+        1
+    })
 }
 
 pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {

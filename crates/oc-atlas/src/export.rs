@@ -7,7 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use image::{Rgb, RgbImage};
+use oc_diag::{Diagnostic, FileId, Span};
 use oc_model::Rules;
+
+use crate::codes::{PALETTE, UNKNOWN_TERRAIN};
 
 use crate::map::toml_str;
 use crate::render::terrain_colour;
@@ -33,46 +36,98 @@ fn parse_hex(s: &str) -> Option<[u8; 3]> {
     Some([byte(0)?, byte(2)?, byte(4)?])
 }
 
-/// Reads a palette legend file; errors name the offending entry.
-pub fn palette_legend(text: &str, rules: &Rules) -> Result<PaletteLegend, Vec<String>> {
-    let table: toml::Table = toml::from_str(text).map_err(|e| vec![format!("the legend is not valid TOML: {}", e.message())])?;
+/// Reads a palette legend file (`text`, as `file`); each error names the offending entry with
+/// its span (`oc::atlas::palette`, `oc::atlas::unknown_terrain`).
+pub fn palette_legend(file: FileId, text: &str, rules: &Rules) -> Result<PaletteLegend, Vec<Diagnostic>> {
+    use toml::de::DeValue;
+    const HELP: &str = "a legend is TOML: lines `\"#rrggbb\" = \"Terrain\"`, and optionally `name` and `grid`";
+    let at = |r: std::ops::Range<usize>| Span::new(file, r.start, r.end);
+    let table = toml::de::DeTable::parse(text).map_err(|e| {
+        let r = e.span().unwrap_or(0..text.len().min(1));
+        let message = e.message().lines().next().unwrap_or("invalid TOML").to_string();
+        vec![Diagnostic::error(PALETTE, at(r), format!("the legend is not valid TOML: {message}"))
+            .with_label("here")
+            .with_help(HELP)]
+    })?;
     let mut errors = Vec::new();
     let mut legend = PaletteLegend { name: None, grid: None, colours: BTreeMap::new() };
-    let mut entries: Vec<(String, toml::Value)> = Vec::new();
-    for (k, v) in table {
-        match (k.as_str(), v) {
-            ("name", toml::Value::String(s)) => legend.name = Some(s),
-            ("name", _) => errors.push("`name` must be a string: the map's name".to_string()),
-            ("grid", toml::Value::Integer(g)) if (8..=1024).contains(&g) => legend.grid = Some(g as u32),
-            ("grid", _) => errors.push("`grid` must be a whole number from 8 to 1024: a tile's size in pixels".to_string()),
-            ("colours" | "colors", toml::Value::Table(t)) => entries.extend(t),
-            (_, v) => entries.push((k, v)),
+    // Each colour's terrain and where its entry is (a colour written twice names the first).
+    let mut first: BTreeMap<[u8; 3], (String, Span)> = BTreeMap::new();
+    let mut entries = Vec::new();
+    for (k, v) in table.get_ref().iter() {
+        let (key, key_span, value_span) = (k.get_ref().as_ref(), at(k.span()), at(v.span()));
+        match (key, v.get_ref()) {
+            ("name", DeValue::String(s)) => legend.name = Some(s.to_string()),
+            ("name", _) => errors.push(
+                Diagnostic::error(PALETTE, value_span, "`name` must be a string: the map's name")
+                    .with_label("not a string")
+                    .with_help("write it as name = \"Ashen Ford\""),
+            ),
+            ("grid", DeValue::Integer(g))
+                if u32::from_str_radix(g.as_str(), g.radix()).is_ok_and(|g| (8..=1024).contains(&g)) =>
+            {
+                legend.grid = u32::from_str_radix(g.as_str(), g.radix()).ok();
+            }
+            ("grid", _) => errors.push(
+                Diagnostic::error(PALETTE, value_span, "`grid` must be a whole number from 8 to 1024")
+                    .with_label("a tile's size in pixels")
+                    .with_help("write it as grid = 70"),
+            ),
+            ("colours" | "colors", DeValue::Table(t)) => {
+                entries.extend(t.iter().map(|(k, v)| (k.get_ref().to_string(), at(k.span()), v)));
+            }
+            _ => entries.push((key.to_string(), key_span, v)),
         }
     }
-    for (k, v) in entries {
+    for (k, key_span, v) in entries {
         let Some(rgb) = parse_hex(&k) else {
-            errors.push(format!("`{k}` is not a colour: write keys as \"#rrggbb\""));
+            errors.push(
+                Diagnostic::error(PALETTE, key_span, format!("`{k}` is not a colour"))
+                    .with_label("a key is a colour")
+                    .with_help("write keys as \"#rrggbb\": six hexadecimal digits after `#`"),
+            );
             continue;
         };
-        let Some(name) = v.as_str() else {
-            errors.push(format!("`{k}` should name a terrain as a string"));
+        let DeValue::String(name) = v.get_ref() else {
+            errors.push(
+                Diagnostic::error(PALETTE, at(v.span()), format!("`{k}` should name a terrain as a string"))
+                    .with_label("not a string")
+                    .with_help(format!("write it as \"{k}\" = \"Forest\"")),
+            );
             continue;
         };
+        let value_span = at(v.span());
         match crate::map::find_terrain(rules, name) {
             // The same colour twice (written in other cases, `#7ab848` and `#7AB848`) for two
             // terrains: which one a pixel of it is would depend on the order of the lines.
-            Some(t) => match legend.colours.insert(rgb, t.name.clone()) {
-                Some(before) if before != t.name => errors.push(format!(
-                    "`{k}` is written twice (as {}, in another case: case does not matter), for `{}` and for `{before}`",
-                    hex(Rgb(rgb)),
-                    t.name
-                )),
-                _ => {}
+            Some(t) => match first.get(&rgb) {
+                Some((before, before_span)) if *before != t.name => errors.push(
+                    Diagnostic::error(
+                        PALETTE,
+                        key_span,
+                        format!("the colour {} is written twice, for `{}` and for `{before}`", hex(Rgb(rgb)), t.name),
+                    )
+                    .with_label(format!("`{}` here", t.name))
+                    .with_secondary(*before_span, format!("`{before}` here"))
+                    .with_help("one colour stands for one terrain (case does not matter): give one of them another colour"),
+                ),
+                Some(_) => {}
+                None => {
+                    first.insert(rgb, (t.name.clone(), key_span));
+                    legend.colours.insert(rgb, t.name.clone());
+                }
             },
-            None => errors.push(match oc_diag::did_you_mean(name, rules.terrains.iter().map(|t| t.name.as_str())) {
-                Some(s) => format!("`{k}` names no terrain `{name}`; did you mean `{s}`?"),
-                None => format!("`{k}` names no terrain `{name}`"),
-            }),
+            None => {
+                let near = oc_diag::did_you_mean(name, rules.terrains.iter().map(|t| t.name.as_str()));
+                let d = Diagnostic::error(UNKNOWN_TERRAIN, value_span, format!("`{k}` names no terrain `{name}`"));
+                errors.push(match near {
+                    Some(s) => d.with_label(format!("did you mean `{s}`?")).with_help(format!("write \"{k}\" = \"{s}\"")),
+                    None => d.with_label("no such terrain").with_help(format!(
+                        "the rules' terrains are {}",
+                        oc_diag::first_and_more(&rules.terrains.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), 12)
+                    )),
+                });
+            }
         }
     }
     if errors.is_empty() {

@@ -94,12 +94,12 @@ pub fn vtt_picture(
 }
 
 /// `oc import-image`: the map definition of a PNG (`image`, its bytes), one square per pixel,
-/// by the colours of `legend` (its path and what reading it gave) or the default palette; with
-/// the picture's width and height.
+/// by the colours of `legend` (read by `oc_atlas::export::palette_legend`) or the default
+/// palette; with the picture's width and height.
 pub fn import_image(
     image: &Path,
     bytes: &[u8],
-    legend: Option<(&Path, Result<Vec<u8>, String>)>,
+    legend: Option<&oc_atlas::export::PaletteLegend>,
     rules: &oc_model::Rules,
     name: Option<&str>,
 ) -> Result<(String, u32, u32), Stop> {
@@ -120,23 +120,16 @@ pub fn import_image(
         });
     }
     let img = oc_atlas::export::decode_png(bytes).map_err(|e| not_png(&e))?;
+    let default_palette;
     let palette = match legend {
-        None => oc_atlas::export::default_palette(rules),
-        Some((path, read)) => {
-            let text = read.map_err(|e| Stop {
-                errors: vec![format!("cannot read {}: {e}", path.display())],
-                help: Some("name the legend's TOML file, or leave out --legend for the colours `oc render` paints".into()),
-                status: 2,
-            })?;
-            oc_atlas::export::palette_legend(&String::from_utf8_lossy(&text), rules).map_err(|errors| Stop {
-                errors: errors.iter().map(|e| format!("{}: {e}", path.display())).collect(),
-                help: Some("a legend is TOML: lines `\"#rrggbb\" = \"Terrain\"`, and optionally `name` and `grid`".into()),
-                status: 1,
-            })?
+        Some(palette) => palette,
+        None => {
+            default_palette = oc_atlas::export::default_palette(rules);
+            &default_palette
         }
     };
     let default_name = image.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "Imported".into());
-    let text = oc_atlas::export::import_image(&img, &palette, rules, name.unwrap_or(&default_name)).map_err(|errors| Stop {
+    let text = oc_atlas::export::import_image(&img, palette, rules, name.unwrap_or(&default_name)).map_err(|errors| Stop {
         errors: errors.iter().map(|e| format!("{}: {e}", image.display())).collect(),
         help: Some("add each colour to the legend as \"#rrggbb\" = \"Terrain\"".to_string()),
         status: 1,
@@ -234,6 +227,40 @@ mod tests {
         assert_eq!(stop.status, 1);
         assert!(stop.errors[0].starts_with("odd.png: ") && stop.help.is_some());
         assert_eq!(import_image(Path::new("x.png"), b"not a png", None, &rules, None).unwrap_err().status, 1);
+    }
+
+    /// Each bad entry of a palette legend is its own error, with the span of what is wrong.
+    #[test]
+    fn a_palette_legends_errors_have_codes_and_spans() {
+        let rules = oc_compiler::stdlib::default_rules().unwrap();
+        let text = "name = 3\ngrid = 0x4\n\"#010203\" = \"Forst\"\n\"#01020x\" = \"Forest\"\n\"#040506\" = 7\n\
+                    \"#ABCDEF\" = \"Plains\"\n[colours]\n\"#abcdef\" = \"Forest\"\n\"#111111\" = \"Plains\"\n";
+        let errors = oc_atlas::export::palette_legend(oc_diag::FileId(0), text, &rules).err().unwrap();
+        let mut seen: Vec<(&str, &str)> =
+            errors.iter().map(|d| (d.code, text.get(d.span.start as usize..d.span.end as usize).unwrap_or("?"))).collect();
+        seen.sort_unstable();
+        assert_eq!(
+            seen,
+            [
+                ("oc::atlas::palette", "\"#01020x\""),
+                ("oc::atlas::palette", "\"#abcdef\""),
+                ("oc::atlas::palette", "0x4"),
+                ("oc::atlas::palette", "3"),
+                ("oc::atlas::palette", "7"),
+                ("oc::atlas::unknown_terrain", "\"Forst\""),
+            ]
+        );
+        assert!(errors.iter().all(|d| !d.help.is_empty()));
+        let twice = errors.iter().find(|d| d.message.contains("written twice")).unwrap();
+        assert_eq!(twice.secondary.len(), 1);
+        assert!(errors.iter().any(|d| d.label.as_deref() == Some("did you mean `Forest`?")));
+        let bad = oc_atlas::export::palette_legend(oc_diag::FileId(0), "\"#010203 = \"Forest\"\n", &rules).err().unwrap();
+        assert!(bad.len() == 1 && bad[0].code == "oc::atlas::palette" && bad[0].message.contains("not valid TOML"));
+        let good = "grid = 0x40\n\"#010203\" = \"Forest\"\n\"#010203\" = \"Forest\"\n";
+        assert!(oc_atlas::export::palette_legend(oc_diag::FileId(0), good, &rules).is_err(), "a duplicate key is TOML's error");
+        let good = "name = \"Ford\"\ngrid = 0x40\n[colours]\n\"#010203\" = \"Forest\"\n\"#0A0B0C\" = \"Plains\"\n";
+        let legend = oc_atlas::export::palette_legend(oc_diag::FileId(0), good, &rules).map_err(|e| format!("{e:?}")).unwrap();
+        assert_eq!((legend.name.as_deref(), legend.grid, legend.colours.len()), (Some("Ford"), Some(64), 2));
     }
 
     #[test]
