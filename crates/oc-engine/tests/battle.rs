@@ -559,6 +559,31 @@ fn a_condition_inside_a_trigger_is_evaluated() {
     assert_eq!(b.units[ross].hp, 9, "{:?}", b.log);
 }
 
+/// A status's body is a tag's body (the guide's Statuses: "modifiers, `when`, `on EVENT`, grant
+/// ..."): the events of a tag it grants run while it lasts, as the status's own do. (They never
+/// ran: the battle read a status's own effects, not what it grants.)
+#[test]
+fn a_tag_granted_by_a_status_runs_its_events() {
+    let (rules, map) = setup(
+        "tag Hurt on class { on end_of_turn { damage(self, 3) } }
+         status Burning { grant Hurt }
+         army A for Arena attacker { unit Ross: Fighter { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(0, 0)], &[(7, 4)]]);
+    let (ross, bors) = (0, 1);
+    b.state.units[ross].statuses.push(oc_engine::battle::Affliction { status: "Burning".into(), left: None });
+    let mut turns = 0;
+    while b.outcome.is_none() && turns < 4 {
+        let next = b.waiting(b.to_act)[0];
+        b.turn(wait(next)).unwrap();
+        turns += 1;
+    }
+    // Two turns each: Ross burns twice, Bors (no status) never.
+    assert_eq!((b.units[ross].hp, b.units[bors].hp), (20 - 6, b.units[bors].max_hp), "{:?}", b.log);
+}
+
 #[test]
 fn a_heal_amount_can_depend_on_a_tag_parameter() {
     // The shape of seed 001's Sacred(Crest): "Restores 2 HP every turn, 4 if the unit has the

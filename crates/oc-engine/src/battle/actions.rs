@@ -76,7 +76,9 @@ impl<'e> Battle<'e> {
     pub(super) fn each_action(&self, i: usize, mut f: impl FnMut(&'e Arc<ActionIr>, &[V], Option<&'e str>, u32)) {
         let Some(u) = self.state.units.get(i) else { return };
         let engine: &'e crate::Engine = self.engine;
-        let mut groups: Vec<(Option<&'e str>, Vec<super::effects::TagUse>)> = vec![(None, self.own_tags(u))];
+        let mut own = self.own_tags(u);
+        own.extend(self.status_grants(i));
+        let mut groups: Vec<(Option<&'e str>, Vec<super::effects::TagUse>)> = vec![(None, own)];
         for item in u.items.iter().filter_map(|n| engine.item(n)) {
             // A weapon's actions need it equipped; other items' work from the inventory.
             if item.kind != m::ItemKind::Weapon || u.equipped.as_deref() == Some(item.name.as_str()) {

@@ -82,31 +82,53 @@ impl<'e> Battle<'e> {
                 break;
             }
             let Some((_, effects)) = engine.ir.effects.get(&tag).filter(|_| engine.is_tag(tag)) else { continue };
-            for e in effects {
-                match e {
-                    Eff::Grant { tag, args: given } => {
-                        let values = match E::read_no_unit(given) {
-                            // Constants and the tag's own arguments: no unit read.
-                            true => given.iter().map(|a| crate::eval::constant(a, &args)).collect(),
-                            false => match self.scene(Cast { user: i, ..Cast::default() }, None) {
-                                Some(scene) => given.iter().map(|a| scene.value(a, &args)).collect(),
-                                None => continue,
-                            },
-                        };
-                        uses.push((*tag, values));
-                    }
-                    // `grant p` with `p` a Tag parameter: the tag its argument names.
-                    Eff::GrantParam(p) => {
-                        if let Some(V::Name(named)) = args.get(*p as usize) {
-                            uses.push((*named, Vec::new()));
-                        }
-                    }
-                    _ => {}
-                }
-            }
+            self.grants(i, effects, &args, &mut uses);
             out.push(Holding { effects, args, tag });
         }
         out
+    }
+
+    /// What `effects` (a tag's with arguments `args`, or a status's) `grant` to unit `i`, added
+    /// to `uses`; the arguments of a grant are evaluated with `args`, unit `i` holding it.
+    fn grants(&self, i: usize, effects: &[Eff], args: &[V], uses: &mut Vec<TagUse>) {
+        for e in effects {
+            match e {
+                Eff::Grant { tag, args: given } => {
+                    let values = match E::read_no_unit(given) {
+                        // Constants and the tag's own arguments: no unit read.
+                        true => given.iter().map(|a| crate::eval::constant(a, args)).collect(),
+                        false => match self.scene(Cast { user: i, ..Cast::default() }, None) {
+                            Some(scene) => given.iter().map(|a| scene.value(a, args)).collect(),
+                            None => continue,
+                        },
+                    };
+                    uses.push((*tag, values));
+                }
+                // `grant p` with `p` a Tag parameter: the tag its argument names.
+                Eff::GrantParam(p) => {
+                    if let Some(V::Name(named)) = args.get(*p as usize) {
+                        uses.push((*named, Vec::new()));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The tags unit `i`'s statuses grant (`status Burning { grant Hurt }`): each held as long
+    /// as the status is, its events and actions with it.
+    pub(super) fn status_grants(&self, i: usize) -> Vec<TagUse> {
+        let mut uses = Vec::new();
+        let Some(u) = self.state.units.get(i) else { return uses };
+        for a in &u.statuses {
+            let Some(id) = self.engine.ir.name_id(&a.status).filter(|_| self.engine.status_index(&a.status).is_some()) else {
+                continue;
+            };
+            if let Some((_, effects)) = self.engine.ir.effects.get(&id) {
+                self.grants(i, effects, &[], &mut uses);
+            }
+        }
+        uses
     }
 
     /// Every tag instance a unit holds now (statuses, then class and form, scenario tags,
@@ -128,6 +150,7 @@ impl<'e> Battle<'e> {
                 engine.ir.effects.get(&tag).map(|(_, effects)| Holding { effects, args: Vec::new(), tag })
             })
             .collect();
+        uses.extend(self.status_grants(i));
         out.extend(self.expand(i, uses));
         out
     }
