@@ -56,7 +56,7 @@ pub(crate) fn check<'a>(
     let tags = c.lower_tags(items);
     let statuses = c.lower_statuses(items);
     // Items first: a class's kit is checked against them.
-    let lowered_items = c.lower_items();
+    let lowered_items = c.lower_items(&tags);
     let classes = c.lower_classes(&ruleset.basic_tags);
     c.unwieldable_warnings();
     let rules = m::Rules {

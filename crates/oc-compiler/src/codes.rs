@@ -204,6 +204,16 @@ missing formula or rename the helper.";
 "An effect like `movement += 1` changes a stat or base attribute of a unit. The target must \
 name one (`movement`, `foe.def`, `b.stat` for a StatMod parameter), and `+=`/`-=` need a \
 number or rating.\n\nFix: name a stat or base attribute of the ruleset.";
+    EFFECT_OUTSIDE_STRIKE = "oc::effect::outside_strike", "a `when` changes what is read only outside a strike",
+"A `when` in a tag's, status's or class's body applies strike by strike, in combat: its \
+condition is read for each strike, and what it changes is what the exchange reads (`def`, \
+`can_attack`, `strikes`, a formula's inputs). `movement`, `movement_type`, `can_move`, `canto`, \
+`vision`, `charges`, `area_attack`, `attack_form` and the most hit points (`hp`) are read as the \
+unit moves, looks or acts, never in a strike, so a `when` changing them would never change \
+anything. So it is an error.\n\nExample:\n    tag Desperate on class { when self.hp < 10 { \
+movement += 2 } }   // never moves farther\n\nFix: write the change outside the `when` (it holds \
+always), or lay a status holding it from an event (`on end_of_turn { when self.hp < 10 { \
+inflict(self, Desperate) } }`).";
     EFFECT_COMMAND = "oc::effect::command", "an effect primitive gets the wrong arguments",
 "Effect primitives take fixed arguments: heal(Unit, Int), damage(Unit, Int), \
 inflict(Unit, Status), cure(Unit), clear(Unit, Status), reactivate(Unit), relocate(Unit, Int), open(), \
@@ -382,6 +392,15 @@ value, so it is an error, which names the places that have it.\n\nExample:\n    
 on class { on activated { when distance <= 1 { heal(self, 1) } } }   // no second unit here\n\n\
 Fix: move the expression where its value exists (`on after_attack`, a `when` of the tag), or \
 read what this place has.";
+    ITEM_INERT = "oc::item::inert", "a consumable carries a modifier or event that never applies",
+"A consumable acts only when it is used: what its `use { ... }` does, the actions its tags \
+give, and how many times it may be used (a tag's `charges = N`, as `Consumable(N)`). A \
+modifier written on it (`def += 3`), or one, a `when` or an `on EVENT` of a tag on it, would \
+never apply: the game reads a unit's modifiers and events from its class, its equipped weapon \
+and its accessory, never from what it carries to use. So it is an error.\n\nExample:\n    \
+consumable Tonic { def += 3 cost 10 use { heal(self, 5) } }   // def += 3 never holds\n\n\
+Fix: put what the item does in `use { ... }` (`inflict(self, Shielded)` with a status that \
+holds the modifier), or make it an accessory, whose modifiers hold while it is carried.";
     INTERNAL = "oc::internal", "the checker met something it did not expect",
 "This is a bug in oc, not in your rules. Please report it with the file that triggers it.";
 }

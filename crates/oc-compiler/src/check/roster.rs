@@ -344,7 +344,7 @@ impl<'a> Checker<'a> {
         out
     }
 
-    pub(super) fn lower_items(&mut self) -> Vec<m::Item> {
+    pub(super) fn lower_items(&mut self, lowered_tags: &[m::Tag]) -> Vec<m::Item> {
         let mut out = Vec::with_capacity(self.syms.items.order.len());
         let (wlo, whi) = self.syms.ruleset.and_then(|r| r.weight_ranges.first()).map_or((i64::MIN, i64::MAX), |w| w.value);
         let weight_span = self.syms.ruleset.and_then(|r| r.weight_ranges.first()).map(|w| w.span);
@@ -428,6 +428,9 @@ impl<'a> Checker<'a> {
             };
             self.at_most_one_range(&it.range);
             let tags = self.tag_uses(&it.tags, kind, &it.name.value);
+            if it.kind == ast::ItemKind::Consumable {
+                self.inert_on_consumable(it, lowered_tags);
+            }
             let cost = match it.costs.first() {
                 Some(c) if c.value >= 0 => c.value,
                 Some(c) => {

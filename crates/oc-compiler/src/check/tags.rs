@@ -358,5 +358,55 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A consumable acts when used: its own modifiers, and its tags' modifiers (but `charges =`),
+    /// `when`s and events (through what they grant), would never apply
+    /// (`oc::item::inert`).
+    pub(super) fn inert_on_consumable(&mut self, it: &ast::ItemDef, tags: &[m::Tag]) {
+        const HELP: &str = "a consumable acts when used: put what it does in `use { ... }`, or make it an accessory, whose modifiers hold while it is carried";
+        if let Some(first) = it.modifiers.first() {
+            self.error(
+                Diagnostic::error(
+                    ITEM_INERT,
+                    stmt_span(first),
+                    format!("the consumable `{}` would never apply this", it.name.value),
+                )
+                .with_label("a consumable's modifiers never apply")
+                .with_help(HELP),
+            );
+        }
+        /// What the first effect of `effects` that would not apply on a consumable is, following
+        /// grants.
+        fn inert(effects: &[m::Effect], tags: &[m::Tag], depth: u32) -> Option<String> {
+            effects.iter().find_map(|e| match e {
+                m::Effect::Modify { place, op, .. } => (!(place.unit == m::UnitRef::Holder
+                    && place.attribute == m::AttributeRef::Named("charges".into())
+                    && *op == m::AssignOp::Set))
+                    .then(|| "a modifier".to_string()),
+                m::Effect::When { .. } => Some("a `when`".into()),
+                m::Effect::On { .. } => Some("an `on EVENT`".into()),
+                m::Effect::Command { .. } => Some("a command".into()),
+                m::Effect::Grant { tag, .. } if depth < 8 => tags
+                    .iter()
+                    .find(|t| t.name == *tag)
+                    .and_then(|t| inert(&t.effects, tags, depth + 1))
+                    .map(|what| format!("a grant of `{tag}`, which holds {what}")),
+                m::Effect::Grant { .. } | m::Effect::GrantParam { .. } | m::Effect::Action(_) => None,
+            })
+        }
+        for u in &it.tags {
+            let Some(tag) = tags.iter().find(|t| t.name == u.name.value) else { continue };
+            let Some(what) = inert(&tag.effects, tags, 0) else { continue };
+            self.error(
+                Diagnostic::error(
+                    ITEM_INERT,
+                    u.span,
+                    format!("`{}` on the consumable `{}` would never apply: it holds {what}", u.name.value, it.name.value),
+                )
+                .with_label("never applies on a consumable")
+                .with_help(format!("a consumable's tags give actions and `charges`; {HELP}")),
+            );
+        }
+    }
+
     // ------------------------------------------------------------------ classes and items
 }

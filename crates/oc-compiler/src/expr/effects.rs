@@ -12,6 +12,12 @@ use super::Scope;
 use crate::codes::*;
 use crate::env::{stmt_span, type_name, Checker};
 
+/// The attributes the engine reads of a unit as it is built (to move, see, use an item's
+/// charges, attack an area or pick its attack form; its most hit points), never strike by
+/// strike: a `when` of a body, which applies strike by strike, cannot change them.
+const OUTSIDE_STRIKE: [&str; 9] =
+    ["movement", "movement_type", "can_move", "canto", "vision", "charges", "area_attack", "attack_form", "hp"];
+
 impl<'a> Checker<'a> {
     pub fn effects(&mut self, stmts: &[ast::Stmt], scope: &Scope, top: bool) -> Vec<m::Effect> {
         let mut out = Vec::new();
@@ -266,6 +272,27 @@ impl<'a> Checker<'a> {
                 return None;
             }
         };
+        // In a strike (a `when` of a tag's, status's or class's body, a reaction's modifiers)
+        // only what the exchange reads changes: these are read as a unit is built, to move,
+        // see, hold charges or pick its attack form, never per strike (`oc::effect::outside_strike`).
+        if let (Place::Strike, m::AttributeRef::Named(name)) = (scope.place, &attribute) {
+            if OUTSIDE_STRIKE.contains(&name.as_str()) {
+                self.error(
+                    Diagnostic::error(
+                        EFFECT_OUTSIDE_STRIKE,
+                        place_span,
+                        format!("`{name}` never changes in a strike, where this `when` applies"),
+                    )
+                    .with_label(format!("`{name}` is read outside combat"))
+                    .with_help(if name == "hp" {
+                        "a `when` holds strike by strike; to raise the most hit points, write `hp += N` outside the `when`; to heal, `on EVENT { when ... { heal(self, N) } }`".to_string()
+                    } else {
+                        format!("a `when` holds strike by strike; `{name}` is read as the unit moves or acts: write `{name}` outside the `when`, or give it with a status laid by an event (`on EVENT {{ when ... {{ inflict(self, S) }} }}`)")
+                    }),
+                );
+                return None;
+            }
+        }
         let want = match (&ty, op) {
             (None, _) => None,
             (Some(Type::Int), _) => Some(Type::Int),
