@@ -466,15 +466,20 @@ pub fn rewrite_source(confined: &Confined, path: &str, expected: &[u8], bytes: &
     // A read-only file is one its owner asked to keep as it is, and one this user may not write
     // is not theirs to change: the rename below would replace either all the same (the folder is
     // what a rename needs), so both are refused here.
-    let denied = std::fs::OpenOptions::new()
-        .write(true)
-        .open(&real)
-        .err()
-        .is_some_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied);
-    if denied || std::fs::metadata(&real).is_ok_and(|m| m.permissions().readonly()) {
+    if read_only(&real) {
         return Err(refused("it is read-only (make it writable to change it)".to_string()));
     }
     write_atomic(&real, bytes, false, false)
+}
+
+/// Whether a file is read-only or one this user may not write.
+fn read_only(path: &Path) -> bool {
+    let denied = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .err()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied);
+    denied || std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly())
 }
 
 /// Replaces a notes file of the project (`oc fairness --readme`: a Markdown file) like
@@ -485,16 +490,43 @@ pub fn rewrite_notes(confined: &Confined, path: &str, expected: &[u8], bytes: &[
     rewrite_source(confined, path, expected, bytes)
 }
 
-/// Refuses a source as a notes file (checked before a long run, and again at the write): by its
-/// name, or by the name of the file a link leads to (`notes.md` linked to `ide.oc` is a source).
+/// Refuses a file as a notes file (checked before a long run, and again at the write): a source,
+/// by its name or by the name of the file a link leads to (`notes.md` linked to `ide.oc` is a
+/// source); a file that is not Markdown (`.md`, `.markdown`: a table is never appended to a
+/// simulation's part or a log); one in no project (no `oc.toml` in its folder or above: oc
+/// writes into projects only); and one that is read-only or not this user's to write.
 pub fn notes_file(path: &Path) -> Result<(), Refused> {
     let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let real = std::fs::canonicalize(path).ok();
+    let refuse = |message: &str, help: &str| Err(Refused { message: message.to_string(), help: help.to_string() });
     if is_source_name(&name(path)) || real.as_deref().is_some_and(|r| is_source_name(&name(r))) {
-        return Err(Refused {
-            message: "it is a source (.oc, .map.toml, oc.toml): oc never writes into a source".to_string(),
-            help: "name a Markdown file such as README.md".to_string(),
-        });
+        return refuse(
+            "it is a source (.oc, .map.toml, oc.toml): oc never writes into a source",
+            "name a Markdown file such as README.md",
+        );
+    }
+    let markdown = |p: &Path| {
+        let n = name(p).to_ascii_lowercase();
+        n.ends_with(".md") || n.ends_with(".markdown")
+    };
+    if !markdown(path) || real.as_deref().is_some_and(|r| !markdown(r)) {
+        return refuse(
+            "it is not a Markdown file (.md): the table is written into a README or notes in Markdown",
+            "name a Markdown file of the project such as README.md",
+        );
+    }
+    let folder = crate::manifest::absolute(path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")));
+    if crate::manifest::find_root(&folder).manifest.is_none() {
+        return refuse(
+            "it is in no project (no oc.toml in its folder or above): oc writes only into a project's files",
+            "name a Markdown file inside the project, such as its README.md",
+        );
+    }
+    if let Some(why) = leaves_project(path) {
+        return refuse(&why, "name a Markdown file inside the project, such as its README.md");
+    }
+    if real.as_deref().is_some_and(read_only) {
+        return refuse("it is read-only (make it writable to change it)", "make it writable, or name another file");
     }
     Ok(())
 }
@@ -639,6 +671,31 @@ mod tests {
 
     /// Each kind recognises its own output, whole, and not another file, nor its own output
     /// with a person's text added to it (after its first line, in the middle, at its end).
+    /// A table goes into a Markdown file of a project that may be written, never another file.
+    #[test]
+    fn a_notes_file_is_a_writable_markdown_file_of_a_project() -> std::io::Result<()> {
+        use std::os::unix::fs::PermissionsExt;
+        let (project, outside) = (tempfile::tempdir()?, tempfile::tempdir()?);
+        std::fs::write(project.path().join("oc.toml"), "[project]\nname = \"p\"\n")?;
+        let readme = project.path().join("README.md");
+        std::fs::write(&readme, "# P\n")?;
+        assert!(notes_file(&readme).is_ok());
+        assert!(notes_file(&project.path().join("notes/NEW.markdown")).is_ok());
+        let part = project.path().join("a1.json");
+        assert!(notes_file(&part).unwrap_err().message.contains("not a Markdown file"));
+        assert!(notes_file(&project.path().join("ide.oc")).unwrap_err().message.contains("source"));
+        let stray = outside.path().join("README.md");
+        std::fs::write(&stray, "# elsewhere\n")?;
+        assert!(notes_file(&stray).unwrap_err().message.contains("in no project"));
+        std::fs::set_permissions(&readme, std::fs::Permissions::from_mode(0o444))?;
+        assert!(notes_file(&readme).unwrap_err().message.contains("read-only"));
+        // A link named .md leading to a file of another kind is that file.
+        std::os::unix::fs::symlink(&part, project.path().join("linked.md"))?;
+        std::fs::write(&part, "{}")?;
+        assert!(notes_file(&project.path().join("linked.md")).unwrap_err().message.contains("not a Markdown file"));
+        Ok(())
+    }
+
     #[test]
     fn kinds_recognise_their_own_outputs_only() {
         let report = "Keep on keep: A (attacker, planner) vs D (defender, planner), 4 games from seed 1\n  attacker wins 1 (25.0%, 95% CI 4.6-69.9%)\n  defender wins 3 (75.0%, 95% CI 30.1-95.4%)\n  draws 0; mean rounds 6.2; units lost: attacker 2.25, defender 0.75\n  how games ended:\n         1  the attacker wins: escape\n         3  the defender wins: rout\n";

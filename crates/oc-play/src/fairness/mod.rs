@@ -291,10 +291,11 @@ pub fn table(rows: &[Row], command: &str) -> String {
         };
         let file = Path::new(&row.file).file_name().map_or(row.file.clone(), |f| f.to_string_lossy().into_owned());
         s.push_str(&format!(
-            "| {} | `{file}` | {} | {} | {} | {} | {}–{} | {} | {} | {:.1} | {verdict} |\n",
-            row.title,
-            row.attacker,
-            row.defender,
+            "| {} | `{}` | {} | {} | {} | {} | {}–{} | {} | {} | {:.1} | {verdict} |\n",
+            cell(&row.title),
+            file.replace(['`', '|', '\n', '\r'], "_"),
+            cell(&row.attacker),
+            cell(&row.defender),
             sc.games,
             percent(rate),
             percent(lo),
@@ -309,13 +310,61 @@ pub fn table(rows: &[Row], command: &str) -> String {
     s
 }
 
-/// The README with `table` between its markers (or, without them, appended at its end).
+/// A name as a cell of a Markdown table: a `|` would start a new column, a `<` a tag or a
+/// comment (a title holding a marker would end the table's own), a line break the table.
+fn cell(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '|' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '<' => out.push_str("&lt;"),
+            '&' => out.push_str("&amp;"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The README with `table` between its markers (or, without them, appended at its end under a
+/// `## Fairness` heading). A marker is a line of its own (spaces around it aside) outside a fenced
+/// code block: one quoted in a sentence, or shown in a code block, is the README's text, never
+/// replaced. The table is written with the README's line endings (CRLF where its begin marker's
+/// line ends so).
 pub fn replace_table(readme: &str, table: &str) -> Result<String, String> {
-    let lines =
-        |marker: &str| readme.lines().enumerate().filter(|(_, l)| l.contains(marker)).map(|(i, _)| i + 1).collect::<Vec<_>>();
-    let (begins, ends) = (lines(BEGIN), lines(END));
+    // Each line with its start and end (the end past its line break).
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for piece in readme.split_inclusive('\n') {
+        lines.push((start, start + piece.len(), piece));
+        start += piece.len();
+    }
+    let mut fence: Option<&str> = None;
+    let (mut begins, mut ends) = (Vec::new(), Vec::new());
+    for (n, &(_, _, line)) in lines.iter().enumerate() {
+        let bare = line.trim();
+        let opens = ["```", "~~~"].into_iter().find(|f| bare.starts_with(f));
+        match (fence, opens) {
+            (None, Some(f)) => fence = Some(f),
+            (Some(open), Some(f)) if f == open && bare.trim_start_matches(f.chars().next().unwrap_or('`')).is_empty() => {
+                fence = None
+            }
+            _ => {}
+        }
+        if fence.is_some() || opens.is_some() {
+            continue;
+        }
+        if bare == BEGIN {
+            begins.push(n);
+        } else if bare == END {
+            ends.push(n);
+        }
+    }
     if begins.len() > 1 || ends.len() > 1 {
-        let at = |v: &[usize]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
+        let at = |v: &[usize]| v.iter().map(|n| (n + 1).to_string()).collect::<Vec<_>>().join(", ");
         return Err(format!(
             "it holds {} `{BEGIN}` (lines {}) and {} `{END}` (lines {}): one table goes between one pair of markers",
             begins.len(),
@@ -324,15 +373,23 @@ pub fn replace_table(readme: &str, table: &str) -> Result<String, String> {
             at(&ends)
         ));
     }
-    match (readme.find(BEGIN), readme.find(END)) {
-        (Some(b), Some(e)) if b < e => {
-            let after = readme.get(e + END.len()..).unwrap_or("");
-            let after = after.strip_prefix('\n').unwrap_or(after);
-            Ok(format!("{}{table}{after}", readme.get(..b).unwrap_or("")))
+    match (begins.first().and_then(|b| lines.get(*b)), ends.first().and_then(|e| lines.get(*e))) {
+        (Some(&(from, _, begin_line)), Some(&(_, to, _))) if from < to => {
+            let table = if begin_line.ends_with("\r\n") { table.replace('\n', "\r\n") } else { table.to_string() };
+            Ok(format!("{}{table}{}", readme.get(..from).unwrap_or(""), readme.get(to..).unwrap_or("")))
         }
         (None, None) => {
+            // A heading of the table's already there without markers: where the table goes is
+            // the user's to say (a second heading and table at the end was added).
+            if lines.iter().any(|(_, _, l)| l.trim().eq_ignore_ascii_case("## Fairness")) {
+                return Err(format!(
+                    "it has a `## Fairness` heading but no markers: write `{BEGIN}` and `{END}` on lines of their own where the table goes"
+                ));
+            }
+            let crlf = readme.contains("\r\n");
             let sep = if readme.ends_with('\n') || readme.is_empty() { "" } else { "\n" };
-            Ok(format!("{readme}{sep}\n## Fairness\n\n{table}"))
+            let added = format!("{sep}\n## Fairness\n\n{table}");
+            Ok(format!("{readme}{}", if crlf { added.replace('\n', "\r\n") } else { added }))
         }
         _ => Err(format!("the markers are out of order or one is missing: write `{BEGIN}` on a line, then `{END}`")),
     }
@@ -397,8 +454,39 @@ mod tests {
         // Two tables' markers: neither is replaced (the second would be left stale).
         let twice = replace_table(&format!("{BEGIN}\na\n{END}\n\n{BEGIN}\nb\n{END}\n"), &table).unwrap_err();
         assert!(twice.contains("lines 1, 5") && twice.contains("lines 3, 7"), "{twice}");
+        // A marker quoted in a sentence or shown in a code block is the README's own text: the
+        // table is added at the end, the text kept whole.
+        let prose = format!("# Doc\nUse `{BEGIN}` to start.\nprose I wrote\nUse `{END}` to end.\n");
+        assert_eq!(replace_table(&prose, &table), Ok(format!("{prose}\n## Fairness\n\n{table}")));
+        let shown = format!("# Doc\n\n```md\n{BEGIN}\n(the table)\n{END}\n```\n\n{BEGIN}\nold\n  {END}  \nafter\n");
+        assert_eq!(
+            replace_table(&shown, &table),
+            Ok(format!("# Doc\n\n```md\n{BEGIN}\n(the table)\n{END}\n```\n\n{BEGIN}\nnew\n{END}\nafter\n"))
+        );
+        // A README written with CRLF gets the table with CRLF; one with the heading and no
+        // markers is refused (where the table goes is its writer's to say).
+        let crlf = format!("# T\r\n{BEGIN}\r\nold\r\n{END}\r\nend\r\n");
+        assert_eq!(replace_table(&crlf, &table), Ok(format!("# T\r\n{BEGIN}\r\nnew\r\n{END}\r\nend\r\n")));
+        assert!(replace_table("# T\n\n## Fairness\n\nsoon\n", &table).unwrap_err().contains("no markers"));
         assert_eq!(parse_games_for("RiverStorm=200"), Ok(("RiverStorm".to_string(), 200)));
         assert!(parse_games_for("RiverStorm").is_err() && parse_games_for("X=0").is_err());
+    }
+
+    /// A title holding a `|` or a marker stays in its cell, and the table's markers stay its own.
+    #[test]
+    fn names_stay_in_their_cells() {
+        let row = Row {
+            title: format!("Pass | Gorge {END} `x`"),
+            attacker: "A\\B".into(),
+            score: Score { games: 2, wins: [1, 1] },
+            ..Row::default()
+        };
+        let t = table(&[row], "oc fairness x.oc");
+        assert!(t.contains("| Pass \\| Gorge &lt;!-- fairness:end --> `x` | "), "{t}");
+        assert!(t.contains("| A\\\\B |"), "{t}");
+        let readme = format!("# R\n{BEGIN}\nold\n{END}\n");
+        let once = replace_table(&readme, &t).unwrap();
+        assert_eq!(replace_table(&once, &t), Ok(once.clone()), "the table it wrote is found again");
     }
 
     #[test]
