@@ -216,7 +216,7 @@ pub fn explain(code: Option<&str>, list: bool) -> u8 {
             outln!("{}", explain::list_json());
         } else {
             // Into one buffer, written once: a closed pipe (`| head`) is not worth a panic.
-            let _ = report::out(explain::list().as_bytes());
+            return report::out_status(explain::list().as_bytes());
         }
         return 0;
     };
@@ -225,10 +225,7 @@ pub fn explain(code: Option<&str>, list: bool) -> u8 {
             outln!("{}", explain::json(info));
             0
         }
-        Ok(info) => {
-            let _ = report::out(explain::text(info).as_bytes());
-            0
-        }
+        Ok(info) => report::out_status(explain::text(info).as_bytes()),
         Err(e) => {
             errln!("error: {e}");
             errln!("help: `oc explain --list` lists every code with its title");

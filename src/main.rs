@@ -403,8 +403,7 @@ fn main() -> ExitCode {
             // Into memory first: a closed pipe (`| head`) is not an error worth a panic.
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "oc", &mut script);
-            let _ = report::out(&script);
-            0
+            report::out_status(&script)
         }
         Command::Forecast { matchup, format } => {
             let (a, d) = matchup.sides();

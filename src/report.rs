@@ -283,6 +283,18 @@ pub fn out(bytes: &[u8]) -> std::io::Result<()> {
     written
 }
 
+/// [`out`], its failure said: the exit status, 0 or 1 (a report or script that could not be
+/// written is a failure: `>/dev/full` exited 0).
+pub fn out_status(bytes: &[u8]) -> u8 {
+    match out(bytes) {
+        Ok(()) => 0,
+        Err(e) => {
+            errln!("error: failed printing to stdout: {e}");
+            1
+        }
+    }
+}
+
 /// Diagnostics drawn against one set of sources (`oc_render::diagnostics::Reports`), kept as
 /// data instead when a JSON report is being kept ([`start_json`]).
 pub struct Reports<'s>(oc_render::diagnostics::Reports<'s>);

@@ -184,9 +184,11 @@ fn merge(parts: &[PathBuf], outputs: &Outputs) -> u8 {
 fn emit(target: Option<&oc_project::output::Target>, text: &str) -> Result<(), u8> {
     match target {
         Some(target) => write_output(target, text.as_bytes()),
-        None => {
-            let _ = crate::report::out(text.as_bytes());
-            Ok(())
-        }
+        // A report (or a shard's part) that could not be written is a failure: a job array
+        // that saw success would merge without it (`>/dev/full` exited 0).
+        None => match crate::report::out_status(text.as_bytes()) {
+            0 => Ok(()),
+            code => Err(code),
+        },
     }
 }

@@ -163,3 +163,36 @@ fn a_failure_keeps_its_status_when_nobody_reads_it() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A reader that is there but cannot take what is written (a full disk: `> /dev/full`) is a
+/// failure, never success: a shard's part lost so would be merged without (`oc simulate
+/// --shard 1/2 > part.json` exited 0 on a full disk).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_on_standard_output_is_a_failure() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: this machine has no /dev/full");
+        return;
+    }
+    let dir = project("full");
+    let commands: &[&[&str]] = &[
+        &["explain", "oc::name::unknown_tag"],
+        &["explain", "--list"],
+        &["completions", "bash"],
+        &["simulate", "ide.oc", "--games", "2", "--seed", "1"],
+        &["simulate", "ide.oc", "--games", "2", "--seed", "1", "--shard", "1/2"],
+        &["simulate", "ide.oc", "--games", "2", "--seed", "1", "--format", "json"],
+        &["fairness", "ide.oc", "--games", "2"],
+    ];
+    let mut failures = Vec::new();
+    for args in commands {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full opens");
+        let out = Command::new(bin()).args(*args).current_dir(&dir).stdout(full).output().expect("oc runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if out.status.code() != Some(1) || !stderr.contains("failed printing to stdout") {
+            failures.push(format!("oc {}: exit {:?}\n{stderr}", args.join(" "), out.status.code()));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
