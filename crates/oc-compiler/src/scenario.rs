@@ -147,7 +147,20 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
                 doc: def.doc.clone(),
                 map,
                 regions: def.regions.iter().map(|r| r.value.clone()).collect(),
-                rounds: rounds.map(|(n, _)| count(n, "number of rounds", diags)),
+                rounds: rounds.map(|(n, _)| match count(n, "number of rounds", diags) {
+                    too_long if too_long > m::MAX_ROUNDS => {
+                        diags.push(
+                            Diagnostic::error(
+                                NUMBER_RANGE,
+                                n.span,
+                                format!("a time limit of {too_long} rounds is longer than a game is played (at most {})", m::MAX_ROUNDS),
+                            )
+                            .with_help("lower `rounds`; a scenario without `rounds` has no time limit (its games are called a draw after 40 rounds)"),
+                        );
+                        m::MAX_ROUNDS
+                    }
+                    r => r,
+                }),
                 on_time_limit,
                 deploy_first,
                 chests,

@@ -333,6 +333,11 @@ impl TurnRules {
 /// The most resources a ruleset may declare.
 pub const MAX_RESOURCES: usize = 6;
 
+/// The longest time limit a scenario may have (`rounds N`): a game is played to its end, and one
+/// of more rounds is never played out (the battle bounds its turns; `oc tune` reads every limit
+/// up to twice the one written).
+pub const MAX_ROUNDS: u32 = 1_000;
+
 /// What a step's formulas read besides `self` (the acting unit): `moved` (movement points the
 /// step's move spends, 0 without one), `attacks` (it attacks), `acts` (it does anything but
 /// wait), `moves` / `steps` (move steps and steps already taken this activation), `repeats`

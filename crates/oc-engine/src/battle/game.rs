@@ -19,6 +19,10 @@ pub struct GameResult {
 /// Rounds a scenario without a time limit may last before the game is called a draw.
 pub const ROUND_CAP: u32 = 40;
 
+/// Turns one game may last before it is called a draw, whatever its rounds (a scenario's time
+/// limit is at most `oc_model::MAX_ROUNDS`).
+const MAX_TURNS: u32 = 100_000;
+
 impl<'e> Battle<'e> {
     /// A battle of `seed` with the armies deployed as the scenario sets them up
     /// ([`super::deploy`]): what `oc battle`, `oc simulate` and `oc play` start from.
@@ -101,11 +105,20 @@ fn play_out(
 ) -> Result<(GameResult, Vec<Record>), BattleError> {
     watch(&battle);
     let cap = scenario.rounds.unwrap_or(ROUND_CAP);
-    let mut guard = 0u32;
+    let mut turns = 0u32;
     while battle.outcome.is_none() {
-        guard += 1;
-        if battle.round > cap || guard > 100_000 {
+        turns += 1;
+        if battle.round > cap {
             battle.finish(m::Outcome::Draw, format!("no result after {cap} rounds"));
+            break;
+        }
+        // A bound on the turns of one game (units that reactivate one another forever): said as
+        // what it is, not as the time limit.
+        if turns > MAX_TURNS {
+            battle.finish(
+                m::Outcome::Draw,
+                format!("no result after {MAX_TURNS} turns (in round {}): the most one game is played", battle.round),
+            );
             break;
         }
         let Some(turn) = controller.choose(&battle) else {
@@ -119,7 +132,8 @@ fn play_out(
     let lost = [m::SideId::Attacker, m::SideId::Defender]
         .map(|s| battle.units.iter().filter(|u| u.side == s && u.state == State::Routed).count() as u32);
     let (outcome, reason) = battle.outcome.clone().unwrap_or((m::Outcome::Draw, String::new()));
-    Ok((GameResult { outcome, rounds: battle.round, lost, reason }, battle.log))
+    // A game called a draw at the round cap ended after its last round, not in the next.
+    Ok((GameResult { outcome, rounds: battle.round.min(cap), lost, reason }, battle.log))
 }
 
 impl Battle<'_> {

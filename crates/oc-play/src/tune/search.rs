@@ -356,7 +356,7 @@ impl<'a> Tuner<'a> {
         let current = start.rounds.unwrap_or(ROUND_CAP);
         // Up to twice the current limit at first, further (to the engine's round cap, or twice
         // the limit if that is more) while every limit is still short.
-        let most = ROUND_CAP.max(2 * current);
+        let most = ROUND_CAP.max(2 * current).min(m::MAX_ROUNDS);
         let mut hi = if start.rounds.is_some() { (2 * current).max(current + 4).min(most) } else { most };
         let with = |r: u32| Setting { rounds: Some(r), ..start.clone() };
         // The lowest limit that checks clean (a shorter one leaves a side no way to win).
