@@ -438,6 +438,16 @@ impl<'a> Checker<'a> {
                     self.unknown_in::<()>(UNKNOWN_ITEM, "tag or item", o, names, None);
                 }
             }
+            // One heal a terrain: a second replaced the first.
+            if let [first, rest @ ..] = t.heal.as_slice() {
+                for extra in rest {
+                    self.error(
+                        Diagnostic::error(DUPLICATE_FIELD, extra.amount.span.to(extra.event.span), "`heal` is given twice")
+                            .with_secondary(first.amount.span.to(first.event.span), "first here")
+                            .with_help("a terrain heals once, at one event: keep one `heal`"),
+                    );
+                }
+            }
             let mut heal = None;
             for h in &t.heal {
                 self.check_timed_event(&h.event, Timed::TerrainHeal);

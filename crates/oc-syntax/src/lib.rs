@@ -95,6 +95,9 @@ pub const TOO_LONG: &str = "oc::syntax::too_long";
 pub const UNKNOWN_ESCAPE: &str = "oc::syntax::unknown_escape";
 pub const CONTROL_CHARACTER: &str = "oc::syntax::control_character";
 pub const LONE_CARRIAGE_RETURN: &str = "oc::syntax::lone_carriage_return";
+/// A field given twice in one definition (the compiler's `oc::field::duplicate`, with its
+/// explanation there): the parser reports the fields it keeps one of.
+pub const DUPLICATE_FIELD: &str = "oc::field::duplicate";
 
 /// Every code this crate can emit, with its `oc explain` text.
 pub const CODES: &[CodeInfo] = &[

@@ -188,6 +188,25 @@ impl Ctx {
         pair.into_inner().find(|q| q.as_rule() == Rule::string).map(|s| unquote(&s))
     }
 
+    /// A definition's `doc`, into `slot`; a second one is reported (it replaced the first).
+    fn doc_once(&self, slot: &mut Option<String>, pair: Pair<Rule>) {
+        if slot.is_some() {
+            self.twice("doc", self.span(&pair), None);
+        }
+        *slot = self.doc(pair);
+    }
+
+    /// A field given a second time (`field`, at `span`; the first at `first` where known): only
+    /// one can hold, and the later one replaced the earlier.
+    fn twice(&self, field: &str, span: Span, first: Option<Span>) {
+        let mut d = oc_diag::Diagnostic::error(crate::DUPLICATE_FIELD, span, format!("`{field}` is given twice"))
+            .with_help(format!("keep one `{field}`"));
+        if let Some(first) = first {
+            d = d.with_secondary(first, "first here");
+        }
+        self.problems.borrow_mut().push(d);
+    }
+
     fn params(&self, pair: Pair<Rule>) -> Vec<Param> {
         pair.into_inner()
             .filter_map(|p| {
@@ -218,7 +237,7 @@ impl Ctx {
                 Rule::tag_kinds => {
                     t.kinds.extend(p.into_inner().filter(|q| q.as_rule() == Rule::thing_kind).map(|q| self.ident(&q)))
                 }
-                Rule::doc => t.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut t.doc, p),
                 Rule::effect_block => t.body = self.block(p),
                 _ => {}
             }
@@ -305,7 +324,22 @@ impl Ctx {
             Rule::action_stmt => {
                 let mut action =
                     ActionDef { target: None, requires: vec![], cost: None, charge: None, sequence: None, body: vec![], span };
+                // Where each field was first given: a second replaced it (reported).
+                let mut given: Vec<(Rule, Span)> = Vec::new();
                 for p in pair.into_inner() {
+                    let field = match p.as_rule() {
+                        Rule::action_target => Some("target"),
+                        Rule::action_cost => Some("cost"),
+                        Rule::action_charge => Some("charge"),
+                        Rule::action_sequence => Some("sequence"),
+                        _ => None,
+                    };
+                    if let Some(field) = field {
+                        match given.iter().find(|(r, _)| *r == p.as_rule()) {
+                            Some((_, first)) => self.twice(field, self.span(&p), Some(*first)),
+                            None => given.push((p.as_rule(), self.span(&p))),
+                        }
+                    }
                     match p.as_rule() {
                         Rule::action_target => {
                             let mut kind = None;
@@ -448,7 +482,7 @@ impl Ctx {
             match p.as_rule() {
                 Rule::name => c.name = self.ident(&p),
                 Rule::string => c.title = Some(unquote(&p)),
-                Rule::doc => c.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut c.doc, p),
                 Rule::ratings => c.ratings.push(self.ratings(p)),
                 Rule::wields => c.wields.extend(self.names(p)),
                 Rule::tag_list => c.tags.extend(self.tag_list(p)),
@@ -479,7 +513,7 @@ impl Ctx {
             match p.as_rule() {
                 Rule::name => it.name = self.ident(&p),
                 Rule::string => it.title = Some(unquote(&p)),
-                Rule::doc => it.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut it.doc, p),
                 Rule::item_type => {
                     if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::name) {
                         it.weapon_type.push(self.ident(&n));

@@ -8,7 +8,7 @@ impl Ctx {
         let mut l = LeadershipDef { doc: None, general: vec![], beyond: vec![], save: vec![], span: self.span(&pair) };
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::doc => l.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut l.doc, p),
                 Rule::leadership_general => {
                     l.general.extend(p.into_inner().find(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q)))
                 }
@@ -42,7 +42,7 @@ impl Ctx {
             let rule = p.as_rule();
             let name = p.clone().into_inner().find(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q));
             match rule {
-                Rule::doc => s.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut s.doc, p),
                 Rule::situation_ground => s.ground.extend(name),
                 Rule::situation_flank => s.flank.extend(name),
                 Rule::situation_rear => s.rear.extend(name),
@@ -65,7 +65,7 @@ impl Ctx {
         let mut a = AreaDef { doc: None, within: vec![], span: self.span(&pair) };
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::doc => a.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut a.doc, p),
                 Rule::area_within => a.within.extend(p.into_inner().find(|x| x.as_rule() == Rule::expr).map(|x| self.expr(x))),
                 _ => {}
             }
@@ -77,7 +77,7 @@ impl Ctx {
         let mut c = ChargingDef { doc: None, with: vec![], span: self.span(&pair) };
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::doc => c.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut c.doc, p),
                 Rule::charging_with => c.with.extend(p.into_inner().find(|x| x.as_rule() == Rule::expr).map(|x| self.expr(x))),
                 _ => {}
             }
@@ -89,7 +89,7 @@ impl Ctx {
         let mut f = FormationsDef { doc: None, tags: vec![], span: self.span(&pair) };
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::doc => f.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut f.doc, p),
                 Rule::formation_tags => {
                     f.tags.extend(p.into_inner().filter(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q)))
                 }
@@ -106,7 +106,7 @@ impl Ctx {
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::name => dice = Some(self.ident(&p)),
-                Rule::doc => w.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut w.doc, p),
                 Rule::weather_face => {
                     let inner: Vec<Pair<Rule>> = p.into_inner().collect();
                     let n = inner.iter().find(|q| q.as_rule() == Rule::int).map(|q| self.int(q));

@@ -349,7 +349,8 @@ impl<'a> Cursor<'a> {
         while !self.eat(b'}')? {
             let at = self.at;
             match self.word()? {
-                "doc" => c.doc = Some(self.string()?),
+                // A second `doc` is pest's to report (`oc::field::duplicate`).
+                "doc" if c.doc.is_none() => c.doc = Some(self.string()?),
                 "ratings" => one_more(&mut c.ratings, self.ratings(at)?),
                 "wields" => c.wields.extend(self.commas(Self::ident)?),
                 "tags" => self.tags(&mut c.tags)?,
@@ -403,7 +404,8 @@ impl<'a> Cursor<'a> {
                 return None;
             }
             match keyword {
-                "doc" => it.doc = Some(self.string()?),
+                // A second `doc` is pest's to report (`oc::field::duplicate`).
+                "doc" if it.doc.is_none() => it.doc = Some(self.string()?),
                 "type" => one_more(&mut it.weapon_type, self.ident()?),
                 "might" => one_more(&mut it.might, self.int()?),
                 "weight" => one_more(&mut it.weight, self.int()?),

@@ -36,7 +36,7 @@ impl Ctx {
             let pspan = self.span(&p);
             match p.as_rule() {
                 Rule::name => rs.name = self.ident(&p),
-                Rule::doc => rs.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut rs.doc, p),
                 Rule::scale_def => {
                     let mut inner = p.into_inner().filter(|q| q.as_rule() != Rule::kw_scale);
                     let Some(name) = inner.next() else { continue };
@@ -261,7 +261,7 @@ impl Ctx {
             match p.as_rule() {
                 Rule::name => t.name = self.ident(&p),
                 Rule::string => t.title = Some(unquote(&p)),
-                Rule::doc => t.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut t.doc, p),
                 Rule::terrain_symbol => {
                     if let Some(s) = p.into_inner().find(|q| q.as_rule() == Rule::string) {
                         t.symbols.push(Spanned::new(unquote(&s), self.span(&s)));
@@ -339,7 +339,7 @@ impl Ctx {
             match p.as_rule() {
                 Rule::name => name = Some(self.ident(&p)),
                 Rule::string => r.title = Some(unquote(&p)),
-                Rule::doc => r.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut r.doc, p),
                 Rule::reaction_cost => {
                     let mut inner = p.into_inner().filter(|q| q.as_rule() != Rule::kw_cost);
                     if let (Some(res), Some(n)) = (inner.next(), inner.next()) {
@@ -389,7 +389,7 @@ impl Ctx {
             let rule = p.as_rule();
             let expr = |q: Pair<Rule>| q.into_inner().find(|x| x.as_rule() == Rule::expr).map(|x| self.expr(x));
             match rule {
-                Rule::doc => c.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut c.doc, p),
                 Rule::courage_check => c.check.extend(expr(p)),
                 Rule::courage_losses => c.losses.extend(expr(p)),
                 Rule::courage_rally => c.rally.extend(expr(p)),

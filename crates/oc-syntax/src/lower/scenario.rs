@@ -26,7 +26,7 @@ impl Ctx {
             match p.as_rule() {
                 Rule::name => s.name = self.ident(&p),
                 Rule::string => s.title = Some(unquote(&p)),
-                Rule::doc => s.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut s.doc, p),
                 Rule::sc_map => s.maps.extend(self.first_string(p)),
                 Rule::sc_regions => {
                     s.regions.extend(p.into_inner().filter(|q| q.as_rule() == Rule::string).map(|q| self.string(&q)))
@@ -102,7 +102,7 @@ impl Ctx {
             let pspan = self.span(&p);
             match p.as_rule() {
                 Rule::side_word => d.side = self.ident(&p),
-                Rule::doc => d.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut d.doc, p),
                 Rule::sd_zone => d.zones.extend(self.first_string(p)),
                 Rule::sd_war_chest => d.war_chests.extend(self.first_int(p)),
                 Rule::sd_units => {
@@ -253,7 +253,7 @@ impl Ctx {
                 }
                 Rule::name => a.scenario = self.ident(&p),
                 Rule::string => a.title = Some(unquote(&p)),
-                Rule::doc => a.doc = self.doc(p),
+                Rule::doc => self.doc_once(&mut a.doc, p),
                 Rule::side_word => a.side = self.ident(&p),
                 Rule::unit_def => {
                     let uspan = self.span(&p);

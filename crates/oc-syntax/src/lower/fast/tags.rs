@@ -79,7 +79,8 @@ impl Cursor<'_> {
             // Without a body, pest's span of the tag runs on over what follows it.
             match self.word()? {
                 "stacks" => t.stacks = true,
-                "doc" => t.doc = Some(self.string()?),
+                // A second `doc` is pest's to report (`oc::field::duplicate`).
+                "doc" if t.doc.is_none() => t.doc = Some(self.string()?),
                 "on" => {
                     let kinds = self.commas(|c| c.ident().filter(|k| words().kinds.contains(k.value.as_str())))?;
                     super::extend(&mut t.kinds, kinds);
