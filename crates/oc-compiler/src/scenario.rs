@@ -739,7 +739,17 @@ fn cannot_win(
             _ => None,
         }
     };
+    // Where no unit may divide into more (seed 003's Divide), a side fields at most its
+    // `units` bound.
+    let divides = !tags_enabling(rules, m::Verb::Divide).is_empty();
+    let most = |of: m::SideId| s.side(of).max_units;
     match c {
+        m::Condition::RoutCount { count } if !divides && *count > most(side.other()) => {
+            Some(format!("routing {count} units, but the {} fields at most {}", side.other().word(), most(side.other())))
+        }
+        m::Condition::Escape { count, .. } if !divides && *count > most(side) => {
+            Some(format!("{count} units escaping, but the {} fields at most {}", side.word(), most(side)))
+        }
         m::Condition::Seize { region } => needs_tag(m::Verb::Seize, "seizing").or_else(|| too_far(region)),
         m::Condition::Escape { region, .. } => needs_tag(m::Verb::Escape, "escaping").or_else(|| too_far(region)),
         m::Condition::Raze { region, count } => {
