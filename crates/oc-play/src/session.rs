@@ -602,7 +602,17 @@ impl<'s> Session<'s> {
         let before = self.staged.as_ref().filter(|s| s.unit == unit).map(|s| s.before.clone()).unwrap_or_default();
         let turn = Turn { unit, before, to, equip, act, reaction, ..Turn::default() };
         let before = self.battle.log.len();
-        self.battle.turn(turn).map_err(|e| Denied::battle(&e))?;
+        if let Err(e) = self.battle.turn(turn.clone()) {
+            // Under fog, a move its side saw open and an enemy out of sight stops is an ambush:
+            // the unit stops short and its turn ends there (a refusal, taken back for free, told
+            // where unseen enemies stand).
+            let sight = self.battle.sight(self.viewer());
+            let stop = to.and_then(|to| self.battle.ambushed_at(unit, to, &sight));
+            let Some(stop) = stop else { return Err(Denied::battle(&e)) };
+            let pos = self.battle.units.get(unit).map(|u| u.pos);
+            let ambushed = Turn { to: Some(stop).filter(|s| Some(*s) != pos), equip: None, act: Act::Wait, ..turn };
+            self.battle.turn(ambushed).map_err(|_| Denied::battle(&e))?;
+        }
         if let Some(slot) = self.stance.get_mut(k) {
             *slot = None;
         }

@@ -534,3 +534,43 @@ fn a_use_on_its_user_takes_no_other_target() {
     // On itself, or with no target: played.
     session.act(version, garcia, None, used(Some(garcia))).unwrap();
 }
+
+/// Under fog a move its side saw open, onto or through an enemy out of sight, is an ambush: the
+/// unit stops short on the way and its turn ends there. (A review probed tiles with moves the
+/// page offered: "cannot reach (17, 8)" told where a hidden enemy stood, and undo made it free.)
+#[test]
+fn a_move_into_an_unseen_enemy_stops_short_and_ends_the_turn() {
+    let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("fog.oc")).unwrap());
+    let mut session = Session::new(&setup, &Options { players: [true, false], ai: "greedy".into(), seed: 1 }).unwrap();
+    // Wait until one of the player's units sees, as open, a tile an unseen enemy stands on.
+    for _ in 0..40 {
+        let b = session.battle();
+        let viewer = session.viewer();
+        let sight = b.sight(viewer);
+        let found = b.may_act(viewer).into_iter().find_map(|unit| {
+            let seen = b.reachable_as_seen(unit, &sight).ok()?;
+            let hidden =
+                b.units.iter().find(|e| e.side != viewer && e.hp > 0 && !sight.sees(e.pos) && seen.contains_key(&e.pos))?;
+            Some((unit, hidden.pos))
+        });
+        let version = session.version();
+        let Some((unit, at)) = found else {
+            let unit = b.may_act(viewer).first().copied().expect("a unit to act");
+            session.end(version, unit).unwrap();
+            assert!(!session.over(), "the battle ended before an ambush could be tried");
+            continue;
+        };
+        let from = b.units[unit].pos;
+        session.stage(version, unit, at).expect("the tile is offered");
+        let turns = session.records().len();
+        session.act(session.version(), unit, None, oc_engine::battle::Act::Wait).expect("an ambush, not a refusal");
+        let b = session.battle();
+        let stood = b.units[unit].pos;
+        assert_ne!(stood, at, "it did not walk onto the enemy");
+        assert!(dist(stood, at) <= dist(from, at), "it stopped on the way: {from:?} -> {stood:?} toward {at:?}");
+        assert!(session.records().len() > turns, "its turn was played");
+        assert!(session.undo(session.version()).is_err(), "nothing to take back: the turn is over");
+        return;
+    }
+    panic!("no unit met an enemy out of sight on a tile it saw open in 40 turns");
+}

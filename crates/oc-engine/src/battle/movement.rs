@@ -501,8 +501,14 @@ impl Battle<'_> {
     /// The cheapest way from unit `i`'s tile to `to` (both included), ties broken by tile order,
     /// or `None` when it cannot get there.
     pub fn path(&self, i: usize, to: Tile) -> Option<Vec<Tile>> {
+        self.path_seen(i, to, None)
+    }
+
+    /// [`Battle::path`] as the unit's side sees the field (`sight`: units out of it neither
+    /// block nor hold a tile).
+    pub(super) fn path_seen(&self, i: usize, to: Tile, sight: Option<&Sight>) -> Option<Vec<Tile>> {
         let mobility = self.mobility(i).ok()?;
-        let costs = self.costs(i, mobility.0, &mobility, None).ok()?;
+        let costs = self.costs(i, mobility.0, &mobility, sight).ok()?;
         let kind = mobility.1;
         let start = self.state.units.get(i)?.pos;
         let mut at = to;
