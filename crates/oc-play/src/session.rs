@@ -623,13 +623,18 @@ impl<'s> Session<'s> {
         self.settle(None)
     }
 
-    /// Ends unit `unit`'s activation: it waits where it stands (a staged move is taken back,
-    /// its staged steps are taken); where activations are steps, the unit in the middle of one
-    /// stops.
+    /// Ends unit `unit`'s turn: it waits where its staged move takes it (with its staged steps),
+    /// or where it stands ("End turn" after a move left the unit where it was, as a review
+    /// found: Undo takes a move back). Where activations are steps, the unit in the middle of
+    /// one stops where it stands.
     pub fn end(&mut self, version: u64, unit: usize) -> Result<(), Denied> {
         self.check_version(version)?;
         let pos = self.playable(unit)?.pos;
-        self.staged = self.staged.take().filter(|s| s.unit == unit && !s.before.is_empty()).map(|s| Staged { to: pos, ..s });
+        // Where activations are paid in steps, a move played is a step of its own, after which
+        // the activation would go on: ending it stops where the unit stands.
+        if self.battle.engine.rules.ruleset.turn.spend.is_some() {
+            self.staged = self.staged.take().filter(|s| s.unit == unit && !s.before.is_empty()).map(|s| Staged { to: pos, ..s });
+        }
         self.act(self.version, unit, None, Act::Wait)
     }
 

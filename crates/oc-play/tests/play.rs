@@ -574,3 +574,20 @@ fn a_move_into_an_unseen_enemy_stops_short_and_ends_the_turn() {
     }
     panic!("no unit met an enemy out of sight on a tile it saw open in 40 turns");
 }
+
+/// "End turn" after a move ends the turn where the move took the unit (it stayed where it was,
+/// the move thrown away: a review's finding); Undo is what takes a move back.
+#[test]
+fn end_turn_after_a_move_keeps_the_move() {
+    let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("ratings.oc")).unwrap());
+    let mut session = Session::new(&setup, &Options { players: [true, false], ai: "greedy".into(), seed: 1 }).unwrap();
+    let viewer = session.viewer();
+    let unit = session.battle().may_act(viewer).first().copied().expect("a unit to act");
+    let from = session.battle().units[unit].pos;
+    let to = session.reach(unit).into_iter().map(|(t, _)| t).find(|t| *t != from).expect("somewhere to go");
+    session.stage(session.version(), unit, to).unwrap();
+    session.end(session.version(), unit).unwrap();
+    let b = session.battle();
+    assert_eq!(b.units[unit].pos, to, "the move was kept");
+    assert!(!b.may_act(viewer).contains(&unit) || b.round > 1, "its turn is over");
+}
