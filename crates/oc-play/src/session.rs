@@ -431,7 +431,25 @@ impl<'s> Session<'s> {
         let equip = self.weapon(unit, equip)?;
         let from = self.acting_from(unit).unwrap_or_default();
         let preview = self.preview_of(unit);
-        Ok(view::choices(preview.as_ref().unwrap_or(&self.battle), unit, from, equip))
+        let mut choices = view::choices(preview.as_ref().unwrap_or(&self.battle), unit, from, equip);
+        // Only the targets the rules let it attack now (a step the ruleset refuses, a cost it
+        // cannot pay): each tried on a copy of the battle, as the turn would be played. (The
+        // page offered attacks the engine then refused.) A move refused under fog is no reason:
+        // it is an ambush, and leaving the target out would tell what stands in the way.
+        let staged = self.staged.as_ref().filter(|s| s.unit == unit);
+        let pos = self.battle.units.get(unit).map(|u| u.pos);
+        let to = staged.map(|s| s.to).filter(|t| Some(*t) != pos);
+        let before = staged.map(|s| s.before.clone()).unwrap_or_default();
+        let equip = equip.filter(|w| Some(*w) != self.battle.units.get(unit).and_then(|u| u.equipped));
+        choices.targets.retain(|&target| {
+            let turn = Turn { unit, before: before.clone(), to, equip, act: Act::Attack { target }, ..Turn::default() };
+            match self.battle.fork(Some(PREVIEW_SEED)).turn(turn) {
+                Ok(_) => true,
+                Err(battle::BattleError::Refused { rule, .. }) => rule == battle::Rule::Move,
+                Err(_) => false,
+            }
+        });
+        Ok(choices)
     }
 
     /// The weapon `name` of unit `unit` (its own with `None`).

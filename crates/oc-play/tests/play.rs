@@ -591,3 +591,53 @@ fn end_turn_after_a_move_keeps_the_move() {
     assert_eq!(b.units[unit].pos, to, "the move was kept");
     assert!(!b.may_act(viewer).contains(&unit) || b.round > 1, "its turn is over");
 }
+
+/// Every target the page is offered is one the rules let the unit attack: playing the offered
+/// attacks turn after turn, in every ruleset's fixture and in the shipped scenarios of seeds 002
+/// and 004 (their steps cost stamina, or a ruleset's `step_allowed` refuses them), is never
+/// refused. (A review was offered attacks the engine refused: a step the ruleset did not allow,
+/// a cost the unit could not pay.)
+#[test]
+fn every_offered_target_may_be_attacked() {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = fixtures();
+    files.extend(["scenarios/stamina-caer-pelyn.oc", "scenarios/skirmish-taizel.oc"].map(|f| repo.join(f)));
+    let mut attacked = 0;
+    for path in files {
+        let setup = setup(&path);
+        let mut session = Session::new(&setup, &Options { players: [true, true], ai: "greedy".into(), seed: 3 }).unwrap();
+        for _ in 0..60 {
+            if session.over() {
+                break;
+            }
+            let viewer = session.viewer();
+            let units = session.battle().may_act(viewer);
+            let Some(&unit) = units.first() else { break };
+            let choices = session.choices(unit, None).unwrap();
+            let version = session.version();
+            match choices.targets.first() {
+                Some(&target) => {
+                    let act = oc_engine::battle::Act::Attack { target };
+                    if let Err(d) = session.act(version, unit, None, act) {
+                        panic!("{}: an offered attack was refused: {d:?}", path.display());
+                    }
+                    attacked += 1;
+                }
+                None => {
+                    // Toward the enemy: the first tile of its reach nearest one, then wait.
+                    let b = session.battle();
+                    let enemy = b.units.iter().filter(|e| e.side != viewer && e.hp > 0).map(|e| e.pos).next();
+                    let to = enemy.and_then(|e| session.reach(unit).into_iter().map(|(t, _)| t).min_by_key(|t| dist(*t, e)));
+                    if let Some(to) = to.filter(|t| *t != b.units[unit].pos) {
+                        let _ = session.stage(version, unit, to);
+                    }
+                    if session.end(session.version(), unit).is_err() {
+                        let _ = session.undo(session.version());
+                        session.end(session.version(), unit).unwrap();
+                    }
+                }
+            }
+        }
+    }
+    assert!(attacked > 20, "only {attacked} attacks were tried");
+}
