@@ -781,3 +781,19 @@ fn a_unit_copied_into_another_is_that_unit() {
     back.clone_from(&bors);
     assert_eq!(back, bors);
 }
+
+/// A game stopped by the bound on its turns says so, not that its rounds ran out (a review read
+/// "no result after 30000 rounds" after 24,990).
+#[test]
+fn a_game_past_its_bounds_says_which() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Ross: Fighter { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let b = battle(&engine, &map, [&[(0, 0)], &[(7, 4)]]);
+    assert_eq!(b.past_bounds(5, 1), None);
+    assert_eq!(b.past_bounds(0, 1).as_deref(), Some("no result after 0 rounds"));
+    let turns = b.past_bounds(5, 100_001).unwrap();
+    assert!(turns.starts_with("no result after 100000 turns (in round 1)"), "{turns}");
+}

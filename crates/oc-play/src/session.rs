@@ -707,9 +707,9 @@ impl<'s> Session<'s> {
         let cap = self.setup.scenario.rounds.unwrap_or(battle::ROUND_CAP);
         while self.battle.outcome.is_none() {
             self.guard += 1;
-            if self.battle.round > cap || self.guard > 100_000 {
+            if let Some(why) = self.battle.past_bounds(cap, self.guard) {
                 let before = self.battle.log.len();
-                self.battle.finish(Outcome::Draw, format!("no result after {cap} rounds"));
+                self.battle.finish(Outcome::Draw, why);
                 self.steps.push(view::step(self, before));
                 break;
             }

@@ -108,17 +108,8 @@ fn play_out(
     let mut turns = 0u32;
     while battle.outcome.is_none() {
         turns += 1;
-        if battle.round > cap {
-            battle.finish(m::Outcome::Draw, format!("no result after {cap} rounds"));
-            break;
-        }
-        // A bound on the turns of one game (units that reactivate one another forever): said as
-        // what it is, not as the time limit.
-        if turns > MAX_TURNS {
-            battle.finish(
-                m::Outcome::Draw,
-                format!("no result after {MAX_TURNS} turns (in round {}): the most one game is played", battle.round),
-            );
+        if let Some(why) = battle.past_bounds(cap, turns) {
+            battle.finish(m::Outcome::Draw, why);
             break;
         }
         let Some(turn) = controller.choose(&battle) else {
@@ -137,6 +128,20 @@ fn play_out(
 }
 
 impl Battle<'_> {
+    /// Why a game played to its end stops as a draw before its `turns`-th turn, with `cap`
+    /// rounds at most (the scenario's time limit, else [`ROUND_CAP`]): past its last round, or
+    /// past the bound on one game's turns (units that reactivate one another forever), said as
+    /// what it is, not as the time limit. `None` while it goes on.
+    pub fn past_bounds(&self, cap: u32, turns: u32) -> Option<String> {
+        if self.round > cap {
+            Some(format!("no result after {cap} rounds"))
+        } else if turns > MAX_TURNS {
+            Some(format!("no result after {MAX_TURNS} turns (in round {}): the most one game is played", self.round))
+        } else {
+            None
+        }
+    }
+
     /// Plays a turn a controller proposed, as a whole game does ([`play`]): where the rules
     /// refuse it, the unit waits instead, or, where it must attack the weakest, attacks the
     /// weakest in range from where it stands. Errs only if that is refused too.
