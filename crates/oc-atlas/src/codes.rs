@@ -118,12 +118,4 @@ a destructible wall is struck down. The message names the door or wall. Whether 
 army has a unit that can open it is the scenario's check: where none can, the side cannot win \
 (`oc::scenario::unwinnable`).\n\nFix: nothing, if the door is the point; otherwise open a path, \
 or move the objective.";
-    PALETTE = "oc::atlas::palette", "a palette legend entry is not a colour naming a terrain",
-"`oc import-image --legend FILE` reads a palette legend: a TOML file of `\"#rrggbb\" = \"Terrain\"` \
-entries (at the top level or under `[colours]`), and optionally `name` (the map's name, a string) \
-and `grid` (a tile's size in pixels, 8 to 1024). Each key is a colour of six hexadecimal digits \
-after `#`, each value a terrain's name as a string; one colour stands for one terrain (case does \
-not matter: `#7ab848` and `#7AB848` are one colour). A legend that does not parse as TOML is \
-refused with this code too.\n\nFix: write the entry as `\"#7ab848\" = \"Forest\"`. A terrain the \
-rules do not have is `oc::atlas::unknown_terrain`.";
 }

@@ -10,7 +10,8 @@ use image::{Rgb, RgbImage};
 use oc_diag::{Diagnostic, FileId, Span};
 use oc_model::Rules;
 
-use crate::codes::{PALETTE, UNKNOWN_TERRAIN};
+use crate::codes::UNKNOWN_TERRAIN;
+use palette_codes::PALETTE;
 
 use crate::map::toml_str;
 use crate::render::terrain_colour;
@@ -36,8 +37,23 @@ fn parse_hex(s: &str) -> Option<[u8; 3]> {
     Some([byte(0)?, byte(2)?, byte(4)?])
 }
 
+/// The code of a palette legend's errors (`oc import-image --legend`): a file of its own kind,
+/// not a map (whose lints are `crate::codes`).
+pub mod palette_codes {
+    oc_diag::codes! {
+        PALETTE = "oc::palette::entry", "a palette legend entry is not a colour naming a terrain",
+    "`oc import-image --legend FILE` reads a palette legend: a TOML file of `\"#rrggbb\" = \"Terrain\"` \
+    entries (at the top level or under `[colours]`), and optionally `name` (the map's name, a string) \
+    and `grid` (a tile's size in pixels, 8 to 1024). Each key is a colour of six hexadecimal digits \
+    after `#`, each value a terrain's name as a string; one colour stands for one terrain (case does \
+    not matter: `#7ab848` and `#7AB848` are one colour). A legend that does not parse as TOML is \
+    refused with this code too.\n\nFix: write the entry as `\"#7ab848\" = \"Forest\"`. A terrain the \
+    rules do not have is `oc::atlas::unknown_terrain`.";
+    }
+}
+
 /// Reads a palette legend file (`text`, as `file`); each error names the offending entry with
-/// its span (`oc::atlas::palette`, `oc::atlas::unknown_terrain`).
+/// its span (`oc::palette::entry`, `oc::atlas::unknown_terrain`).
 pub fn palette_legend(file: FileId, text: &str, rules: &Rules) -> Result<PaletteLegend, Vec<Diagnostic>> {
     use toml::de::DeValue;
     const HELP: &str = "a legend is TOML: lines `\"#rrggbb\" = \"Terrain\"`, and optionally `name` and `grid`";

@@ -8,6 +8,7 @@ pub fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
     oc_compiler::all_codes()
         .chain(oc_atlas::CODES.iter())
         .chain(oc_atlas::tiled::CODES.iter())
+        .chain(oc_atlas::export::palette_codes::CODES.iter())
         .chain(oc_project::codes::CODES.iter())
         .chain(oc_play::briefing::CODES.iter())
         .chain(oc_balance::CODES.iter())

@@ -242,12 +242,12 @@ mod tests {
         assert_eq!(
             seen,
             [
-                ("oc::atlas::palette", "\"#01020x\""),
-                ("oc::atlas::palette", "\"#abcdef\""),
-                ("oc::atlas::palette", "0x4"),
-                ("oc::atlas::palette", "3"),
-                ("oc::atlas::palette", "7"),
                 ("oc::atlas::unknown_terrain", "\"Forst\""),
+                ("oc::palette::entry", "\"#01020x\""),
+                ("oc::palette::entry", "\"#abcdef\""),
+                ("oc::palette::entry", "0x4"),
+                ("oc::palette::entry", "3"),
+                ("oc::palette::entry", "7"),
             ]
         );
         assert!(errors.iter().all(|d| !d.help.is_empty()));
@@ -255,7 +255,7 @@ mod tests {
         assert_eq!(twice.secondary.len(), 1);
         assert!(errors.iter().any(|d| d.label.as_deref() == Some("did you mean `Forest`?")));
         let bad = oc_atlas::export::palette_legend(oc_diag::FileId(0), "\"#010203 = \"Forest\"\n", &rules).err().unwrap();
-        assert!(bad.len() == 1 && bad[0].code == "oc::atlas::palette" && bad[0].message.contains("not valid TOML"));
+        assert!(bad.len() == 1 && bad[0].code == "oc::palette::entry" && bad[0].message.contains("not valid TOML"));
         let good = "grid = 0x40\n\"#010203\" = \"Forest\"\n\"#010203\" = \"Forest\"\n";
         assert!(oc_atlas::export::palette_legend(oc_diag::FileId(0), good, &rules).is_err(), "a duplicate key is TOML's error");
         let good = "name = \"Ford\"\ngrid = 0x40\n[colours]\n\"#010203\" = \"Forest\"\n\"#0A0B0C\" = \"Plains\"\n";
