@@ -117,7 +117,7 @@ fn simulate(args: &Args) -> u8 {
     };
     let header = Header::of(&setup, &ais, &run);
     let n = tally.games;
-    let text = match run.shard.map(|shard| Part::new(header.clone(), shard, tally.clone()).text()) {
+    let text = match run.shard.map(|shard| Part::new(header.clone(), setup.fingerprint(), shard, tally.clone()).text()) {
         Some(Ok(text)) => text,
         Some(Err(e)) => return crate::load::refused(&e),
         None => oc_render::simulate::report(&header, &tally, format == Format::Json),

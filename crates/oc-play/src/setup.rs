@@ -268,6 +268,15 @@ pub fn controller() -> Box<dyn Controller + Send> {
 }
 
 impl Setup {
+    /// What its games are played from, as a name: the rules, the scenario, its map and both
+    /// armies as compiled, and this oc's version, hashed (`stats::fnv`). Parts of one run carry
+    /// it, so that a merge refuses a part played from an edited scenario (its names alike: a
+    /// Fighter made a Knight was merged).
+    pub fn fingerprint(&self) -> String {
+        let played = serde_json::to_vec(&(&self.engine.rules, &self.scenario, &self.map, &self.armies)).unwrap_or_default();
+        format!("{}-{:016x}", env!("CARGO_PKG_VERSION"), crate::stats::fnv(&played))
+    }
+
     /// Game `g` of a run from `seed` (seeded as `oc simulate` seeds it), the default AI on both
     /// sides, with its log.
     pub fn game(&self, seed: u64, g: u64) -> Result<(GameResult, Vec<Record>), String> {

@@ -94,13 +94,16 @@ pub struct Part {
     pub version: u32,
     #[serde(flatten)]
     pub header: Header,
+    /// What the games were played from (`Setup::fingerprint`); none in a part of an older oc.
+    #[serde(default)]
+    pub played: String,
     pub shard: Shard,
     pub tally: Tally,
 }
 
 impl Part {
-    pub fn new(header: Header, shard: Shard, tally: Tally) -> Part {
-        Part { kind: PART_KIND.to_string(), version: PART_VERSION, header, shard, tally }
+    pub fn new(header: Header, played: String, shard: Shard, tally: Tally) -> Part {
+        Part { kind: PART_KIND.to_string(), version: PART_VERSION, header, played, shard, tally }
     }
 
     /// The part as its file holds it: one line of JSON.
@@ -292,7 +295,7 @@ const WORDS: parts::Words = parts::Words {
     part: "a part",
     written_by: "parts are written by `oc simulate FILE --shard K/N --out part.json`",
     again: "play the shard again with this oc: parts of one run are written by one version",
-    must_match: "scenario, armies, AIs, seed, games and shard count",
+    must_match: "scenario, armies (as compiled, by the same oc), AIs, seed, games and shard count",
     one_run: "merge the parts of one `oc simulate FILE --shard K/N` run, every shard once",
     twice: "pass each shard's part once",
     command: "oc simulate FILE",
@@ -306,7 +309,7 @@ impl parts::Part for Part {
         self.header.games
     }
     fn same_run(&self, other: &Part) -> bool {
-        self.header == other.header && self.shard.count == other.shard.count
+        self.header == other.header && self.played == other.played && self.shard.count == other.shard.count
     }
     fn wrong_counts(&self) -> Option<String> {
         let (owned, Shard { index, count }) = (self.shard.owned(self.header.games), self.shard);
@@ -379,7 +382,7 @@ mod tests {
             lost_seen: [BTreeMap::from([(0, 1), (1, 1)]), BTreeMap::from([(1, 2)])],
             ..Tally::default()
         };
-        let text = Part::new(header, Shard { index: 1, count: 2 }, tally).text().expect("writes");
+        let text = Part::new(header, String::new(), Shard { index: 1, count: 2 }, tally).text().expect("writes");
         let read = |t: &str| read_part(Path::new("p.json"), t.as_bytes()).map(|_| ()).map_err(|e| e.message);
         assert_eq!(read(&text), Ok(()));
         let edits = [

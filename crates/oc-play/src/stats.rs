@@ -5,6 +5,11 @@
 use oc_engine::battle::GameResult;
 use oc_model::{Outcome, SideId};
 
+/// FNV-1a, 64 bits, of `bytes`: the name a part gives what it was played from.
+pub fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+}
+
 /// Per-game seeds derived from one seed (SplitMix64), so game `game` is the same whatever the
 /// number of threads. `oc-balance` seeds its duels with it too.
 pub fn game_seed(seed: u64, game: u64) -> u64 {

@@ -21,7 +21,7 @@ fn whole_and_parts(games: u64, seed: u64, shards: u64) -> (simulate::Tally, Vec<
         let tally = simulate::run(&setup, &ais, &run, &|| {}).unwrap();
         assert_eq!(tally.games, run.count(), "shard {index} plays its own games only");
         // Through the saved format, as `oc simulate merge` reads it.
-        let json = serde_json::to_string(&Part::new(Header::of(&setup, &ais, &run), shard, tally)).unwrap();
+        let json = serde_json::to_string(&Part::new(Header::of(&setup, &ais, &run), setup.fingerprint(), shard, tally)).unwrap();
         let path = PathBuf::from(format!("part-{index}.json"));
         parts.push((path.clone(), read_part(&path, json.as_bytes()).unwrap()));
     }
@@ -52,6 +52,11 @@ fn merge_refuses_missing_repeated_and_foreign_parts() {
     let mut foreign = parts;
     foreign[2].1.header.seed = 99;
     assert!(message(foreign).contains("is a part of another run"));
+    // A part played from an edited scenario, its names alike (a Fighter made a Knight was
+    // merged): its fingerprint differs.
+    let mut edited = whole_and_parts(6, 5, 3).1;
+    edited[1].1.played.push('x');
+    assert!(message(edited).contains("is a part of another run"));
     assert!(message(Vec::new()).contains("no parts"));
 }
 

@@ -51,6 +51,9 @@ pub struct Row {
     /// Rounds of all the games, summed.
     pub rounds: u64,
     pub score: Score,
+    /// What its games were played from (`Setup::fingerprint`): a part's rows must match.
+    #[serde(default)]
+    pub played: String,
 }
 
 /// Every scenario written in the file `file` (shown as `logical`; not those it imports) whose
@@ -166,6 +169,7 @@ fn play(pending: Vec<Pending>, seed: u64, say: &dyn Fn(&str), tick: &(dyn Fn() +
             defender: d.name.clone(),
             rounds: results.iter().map(|g| u64::from(g.rounds)).sum(),
             score,
+            played: setup.fingerprint(),
         });
         Ok(())
     })?;

@@ -63,7 +63,7 @@ const WORDS: parts::Words = parts::Words {
     part: "a fairness part",
     written_by: "parts are written by `oc fairness PATHS --shard K/N --out part.json`",
     again: "run the shard again with this oc: parts of one run are written by one version",
-    must_match: "paths, games, seed, shard count and the scenarios measured",
+    must_match: "paths, games, seed, shard count and the scenarios measured (as compiled, by the same oc)",
     one_run: "merge the parts of one `oc fairness ... --shard K/N` run, every shard once",
     twice: "pass each shard's part once",
     command: "oc fairness PATHS",
@@ -98,7 +98,9 @@ impl parts::Part for Part {
     /// Whether `other` is a shard of the same run: the same command, seed, games and shard
     /// count, and the same rows (files, scenarios, armies) in the same order.
     fn same_run(&self, other: &Part) -> bool {
-        let key = |r: &Row| (r.file.clone(), r.scenario.clone(), r.title.clone(), r.attacker.clone(), r.defender.clone());
+        let key = |r: &Row| {
+            (r.file.clone(), r.scenario.clone(), r.title.clone(), r.attacker.clone(), r.defender.clone(), r.played.clone())
+        };
         (&self.command, self.seed, self.games, &self.games_for, self.shard.count)
             == (&other.command, other.seed, other.games, &other.games_for, other.shard.count)
             && self.rows.iter().map(key).eq(other.rows.iter().map(key))

@@ -118,7 +118,7 @@ impl parts::Part for Part {
 
 /// FNV-1a, 64 bits: names the file's text in a part.
 pub fn fingerprint(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    crate::stats::fnv(text.as_bytes())
 }
 
 /// A setting's games key as a part names it: settings that share games share it.
