@@ -102,6 +102,13 @@ pub fn tune(r: &Args) -> u8 {
     };
     let root = prepared.root().to_path_buf();
     let logical = prepared.logical().to_string();
+    if r.write {
+        if let Err(e) = oc_project::output::may_rewrite(&oc_project::fsx::Confined::new(&root), &logical) {
+            errln!("error: --write {}: {e}; no game was played", request.file.display());
+            errln!("help: make the file writable UTF-8 text, or leave out --write to see the values found");
+            return 2;
+        }
+    }
     noteln!("{}", oc_render::tune::start(&prepared, request));
     let title = oc_render::tune::title(&prepared, request);
     let [attacker, defender] = prepared.armies();

@@ -155,9 +155,21 @@ fn a_read_only_file_is_not_written() {
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
     let out = oc(dir.path(), &["tune", "hunt.oc", "--knob", "rounds", "--games", "60", "--write"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("hunt.oc is read-only; nothing was written"), "{}", text(&out.stderr));
+    // Said before any game is played (it was said after the whole search).
+    let err = text(&out.stderr);
+    assert!(err.contains("--write hunt.oc: it is read-only (make it writable to change it); no game was played"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert!(out.stdout.is_empty());
+    // Nor is a file that is not UTF-8 (a Latin-1 byte in a comment was said to be an edit made
+    // meanwhile, after the search).
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut latin = before.clone();
+    latin.extend_from_slice(b"// caf\xe9\n");
+    std::fs::write(&path, &latin).unwrap();
+    let out = oc(dir.path(), &["tune", "hunt.oc", "--knob", "rounds", "--games", "60", "--write"]);
+    let err = text(&out.stderr);
+    assert!(out.status.code() == Some(2) && err.contains("it is not UTF-8 text (at byte"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), latin);
 }
 
 #[test]

@@ -337,6 +337,14 @@ pub fn prepare(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Resul
                     "choose a regular file path, or `-` for standard output",
                 );
             }
+            // A file its owner made read-only is kept as it is, oc's own output too (a rename
+            // replaced it all the same).
+            if !force && read_only(out) {
+                return refuse(
+                    format!("{shown} is read-only: oc does not replace a file its owner keeps as it is"),
+                    "make it writable, or pass --force to replace it, or choose another output path",
+                );
+            }
             if !force {
                 let head = read_whole(out);
                 if !kind.recognises(&head) {
@@ -470,6 +478,25 @@ pub fn rewrite_source(confined: &Confined, path: &str, expected: &[u8], bytes: &
         return Err(refused("it is read-only (make it writable to change it)".to_string()));
     }
     write_atomic(&real, bytes, false, false)
+}
+
+/// Whether [`rewrite_source`] may replace the source at `path` (inside the root), asked before a
+/// long run (`oc tune --write`): one read-only, not this user's to write or not UTF-8 text is
+/// refused at once, not after thousands of games (a Latin-1 byte was then said to be a change
+/// made meanwhile).
+pub fn may_rewrite(confined: &Confined, path: &str) -> std::io::Result<()> {
+    let real = confined.resolve(Path::new(path)).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let now = crate::fsx::read_regular(&real, MAX_SOURCE_BYTES).map_err(|e| std::io::Error::other(e.to_string()))?;
+    if let Err(e) = std::str::from_utf8(&now) {
+        return Err(std::io::Error::other(format!(
+            "it is not UTF-8 text (at byte {}): oc rewrites only UTF-8 sources",
+            e.valid_up_to()
+        )));
+    }
+    if read_only(&real) {
+        return Err(std::io::Error::other("it is read-only (make it writable to change it)"));
+    }
+    Ok(())
 }
 
 /// Whether a file is read-only or one this user may not write.
@@ -671,6 +698,22 @@ mod tests {
 
     /// Each kind recognises its own output, whole, and not another file, nor its own output
     /// with a person's text added to it (after its first line, in the middle, at its end).
+    /// A report oc wrote before, made read-only by its owner, is not replaced without --force.
+    #[test]
+    fn a_read_only_output_is_kept_without_force() -> std::io::Result<()> {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir()?;
+        let out = dir.path().join("report.txt");
+        let report = "Keep on keep: A (attacker, planner) vs D (defender, planner), 4 games from seed 1\n  attacker wins 1 (25.0%, 95% CI 4.6-69.9%)\n  defender wins 3 (75.0%, 95% CI 30.1-95.4%)\n  draws 0; mean rounds 6.2; units lost: attacker 2.25, defender 0.75\n  how games ended:\n         1  the attacker wins: escape\n         3  the defender wins: rout\n";
+        std::fs::write(&out, report)?;
+        assert!(prepare(&out, Kind::SimulationReport, &[], false).is_ok(), "oc's own report is replaced");
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o444))?;
+        let refused = prepare(&out, Kind::SimulationReport, &[], false).err().map(|r| r.message).unwrap_or_default();
+        assert!(refused.contains("is read-only"), "{refused}");
+        assert!(prepare(&out, Kind::SimulationReport, &[], true).is_ok(), "--force replaces it");
+        Ok(())
+    }
+
     /// A table goes into a Markdown file of a project that may be written, never another file.
     #[test]
     fn a_notes_file_is_a_writable_markdown_file_of_a_project() -> std::io::Result<()> {
