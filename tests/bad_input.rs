@@ -72,7 +72,7 @@ fn bad_input_is_refused_with_help_and_nothing_lost() {
             "a simulate part merged as fairness",
             Make::Nothing,
             &["fairness", "merge", "p2.json"],
-            &["a `oc simulate part` file of version"],
+            &["a `oc simulate part` file, not a fairness part"],
         ),
         (
             "a report the user added to",

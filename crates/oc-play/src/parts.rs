@@ -102,11 +102,14 @@ pub(crate) fn read<P: Part>(path: &Path, bytes: &[u8], w: &Words) -> Result<P, R
         return Err(not_a_part(&"it names no `kind`"));
     };
     let version = value.get("version").and_then(serde_json::Value::as_u64).unwrap_or_default();
-    if kind != w.kind || version != u64::from(w.version) {
+    // Another command's part is said to be one (its version was said as if it mattered).
+    if kind != w.kind {
+        return Err(Refusal::new(format!("{}: a `{}` file, not {}", path.display(), shown(kind), w.part)).with_help(w.written_by));
+    }
+    if version != u64::from(w.version) {
         return Err(Refusal::new(format!(
-            "{}: a `{}` file of version {version}, not {} (version {})",
+            "{}: {} of version {version}, not of version {} (another oc wrote it)",
             path.display(),
-            shown(kind),
             w.part,
             w.version
         ))

@@ -66,7 +66,7 @@ fn a_file_of_another_kind_or_version_is_refused_by_it() {
     let mut value = serde_json::to_value(&parts[0].1).unwrap();
     value["version"] = serde_json::json!(PART_VERSION - 1);
     let old = read_part(Path::new("old.json"), value.to_string().as_bytes()).unwrap_err();
-    assert!(old.message.contains(&format!("of version {}, not a part (version {PART_VERSION})", PART_VERSION - 1)), "{old:?}");
+    assert!(old.message.contains(&format!("a part of version {}, not of version {PART_VERSION}", PART_VERSION - 1)), "{old:?}");
     let junk = read_part(Path::new("junk.json"), b"{\"x\": 1}").unwrap_err();
     assert!(junk.message.contains("not a part of a sharded simulation") && junk.help.is_some(), "{junk:?}");
 }

@@ -12,6 +12,17 @@ use super::log::Record;
 use super::scene::Cast;
 use super::{distance, Act, Battle, BattleError, State};
 
+/// What an attack meets before it is fought ([`Battle::before_the_attack`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Before {
+    /// The enemies that strike the attacker at once as its move ends (`opportunity`).
+    pub opportunity: Vec<usize>,
+    /// The enemies that may activate before it acts (`interrupt`).
+    pub interrupt: Vec<usize>,
+    /// Whether the target may activate in answer (`respond`).
+    pub answers: bool,
+}
+
 impl Battle<'_> {
     /// The enemies of unit `i` (standing where its move ended) for which the turn formula `f`
     /// holds, the nearest first (unit order on a tie); `fresh`: only those that have not
@@ -91,6 +102,33 @@ impl Battle<'_> {
             }
         }
         notes
+    }
+
+    /// What an attack of unit `i` on `target` from `to` (after a move there, where `to` is not
+    /// where it stands) meets before it is fought, as a forecast warns of it: the enemies that
+    /// strike it at once as its move ends there (`opportunity`), those that may activate before
+    /// it acts (`interrupt`), nearest first, and whether the target may activate in answer
+    /// (`respond`: its attack may strike first). Worked out on a copy standing the unit at `to`.
+    pub fn before_the_attack(&self, i: usize, to: super::Tile, target: usize) -> Before {
+        let moved = match self.state.units.get(i) {
+            Some(u) if u.pos != to => self.move_cost(i, to, None).ok().flatten().unwrap_or(0),
+            _ => 0,
+        };
+        let mut copy = self.fork(Some(0));
+        if let Some(u) = copy.state.units.get_mut(i) {
+            u.pos = to;
+        }
+        let watching = |f: Option<&crate::ir::E>, bare: bool, fresh: bool| {
+            if moved == 0 {
+                return Vec::new();
+            }
+            copy.watchers(i, f, bare, fresh).into_iter().filter(|k| copy.attack_check(*k, i).is_ok() || fresh).collect()
+        };
+        Before {
+            opportunity: watching(self.engine.ir.opportunity.as_ref(), self.laws.opportunity_bare, false),
+            interrupt: watching(self.engine.ir.interrupt.as_ref(), self.laws.interrupt_bare, true),
+            answers: copy.answerable(i, target, to, moved, &Act::Attack { target }),
+        }
     }
 
     /// After unit `i`'s move: the enemies that may interrupt it (`interrupt`), nearest first.

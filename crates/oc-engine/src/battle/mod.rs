@@ -55,6 +55,7 @@ pub(crate) use deploy::{zone_tiles, Grounds};
 pub(crate) use fog::Sighting;
 pub use fog::{Light, Sight};
 pub use game::{play, play_unlogged, play_watched, Controller, GameResult, ROUND_CAP};
+pub use interrupt::Before;
 pub use log::Record;
 pub use movement::{distance, neighbours, Mobility, Reach};
 pub(crate) use movement::{tile_index, KeptReach, MoveHint, TerrainSeen};

@@ -202,6 +202,15 @@ pub fn measure(
     if let Some(shard) = r.shard {
         shard.fits()?;
     }
+    // A scenario given two numbers of games: which one holds would be the order's (the first
+    // did, while the command the table quotes showed both).
+    for (k, (name, _)) in r.games_for.iter().enumerate() {
+        if r.games_for.iter().skip(k + 1).any(|(other, _)| other == name) {
+            return Err(Refusal::new(format!("--games-for names `{name}` twice"))
+                .with_help("give each scenario one number of games")
+                .into());
+        }
+    }
     let projects = oc_project::discover(r.paths).map_err(Failure::refused)?;
     // Every file compiled first, then every pair's games played in one pool.
     let (mut all, mut used) = (Vec::new(), Vec::new());
@@ -219,7 +228,11 @@ pub fn measure(
             .into());
     }
     if all.is_empty() {
-        return Err(Failure::refused("no scenario with an army on each side under the paths given"));
+        return Err(Refusal::new("no scenario with an army on each side under the paths given")
+            .with_help(
+                "a scenario is measured with an army written for each of its sides (`army NAME for SCENARIO attacker { ... }`)",
+            )
+            .into());
     }
     Ok(play(all, r.seed, say, tick)?)
 }

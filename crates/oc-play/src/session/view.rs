@@ -167,6 +167,12 @@ pub struct Forecast {
     pub stance: String,
     /// Free attacks the move draws, from enemies whose threat zone it leaves.
     pub free_attacks: Vec<String>,
+    /// Enemies (seen) that strike the attacker at once as its move ends there, and those that
+    /// may activate before it acts; whether the target may activate in answer, its attack
+    /// striking first. (A forecast of "no counter" preceded seven strikes of an answer.)
+    pub opportunity: Vec<String>,
+    pub interrupts: Vec<String>,
+    pub answers: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -207,6 +213,11 @@ pub(super) fn forecast(b: &Battle<'_>, unit: usize, target: usize, from: Tile, f
         .map(|r| r.title.clone().unwrap_or_else(|| r.name.clone()))
         .collect();
     let free_attacks = free_attacks(b, unit, from);
+    let before = b.before_the_attack(unit, from, target);
+    let sight = b.sight(b.units.get(unit).map_or(oc_model::SideId::Attacker, |u| u.side));
+    let seen_names = |ks: &[usize]| -> Vec<String> {
+        ks.iter().filter_map(|k| b.units.get(*k).filter(|f| sight.spots(*k, f.pos)).map(|f| f.name.clone())).collect()
+    };
     Forecast {
         attacker: unit,
         target,
@@ -224,6 +235,9 @@ pub(super) fn forecast(b: &Battle<'_>, unit: usize, target: usize, from: Tile, f
             .and_then(|t| b.stance.get(super::side_index(t.side)).cloned().flatten())
             .unwrap_or_else(|| "best".to_string()),
         free_attacks,
+        opportunity: seen_names(&before.opportunity),
+        interrupts: seen_names(&before.interrupt),
+        answers: before.answers,
     }
 }
 
@@ -439,7 +453,14 @@ pub(super) fn step(s: &Session<'_>, before: usize) -> Step {
             Record::Turn { turn, note, .. } => {
                 side = b.units.get(turn.unit).map_or(side, |u| u.side);
                 if seen(turn.unit) {
-                    format!("{}: {note}", name(turn.unit))
+                    // Where it moved, and what it did without its name said twice ("Breguet:
+                    // Breguet attacks Ephraim"; a move was logged as "waits" alone).
+                    let who = name(turn.unit);
+                    let did = note.strip_prefix(&format!("{who} ")).unwrap_or(note);
+                    match turn.to {
+                        Some((x, y)) => format!("{who}: moves to ({x}, {y}); {did}"),
+                        None => format!("{who}: {did}"),
+                    }
                 } else {
                     "An enemy out of sight acts.".to_string()
                 }
