@@ -80,9 +80,11 @@ pub fn forecast_table(engine: &Engine, f: &Forecast) -> String {
     let name = |s: &SideForecast| format!("{} ({})", s.class, s.weapon.clone().unwrap_or_else(|| "unarmed".into()));
     let mut out = String::new();
     let _ = writeln!(out, "{} forecast at distance {}", engine.rules.ruleset.name, f.distance);
-    let _ = writeln!(out, "{:<14}{:>28}{:>28}", "", name(a), name(d));
+    // Columns of 28, wider where a name is longer (two long names ran together).
+    let w = 28.max(name(a).chars().count().max(name(d).chars().count()) + 2);
+    let _ = writeln!(out, "{:<14}{:>w$}{:>w$}", "", name(a), name(d));
     let row = |out: &mut String, label: &str, x: String, y: String| {
-        let _ = writeln!(out, "{label:<14}{x:>28}{y:>28}");
+        let _ = writeln!(out, "{label:<14}{x:>w$}{y:>w$}");
     };
     row(&mut out, "HP", format!("{}/{}", a.hp, a.max_hp), format!("{}/{}", d.hp, d.max_hp));
     let shown = |s: &SideForecast, stat: &str| match s.effective.iter().find(|(n, _)| n == stat).map(|(_, v)| v) {
@@ -96,8 +98,22 @@ pub fn forecast_table(engine: &Engine, f: &Forecast) -> String {
         row(&mut out, &label, shown(a, &stat.name), shown(d, &stat.name));
     }
     let can = |s: &SideForecast, v: String| if s.strikes == 0 { "-".to_string() } else { v };
-    row(&mut out, "Damage", can(a, a.damage.to_string()), can(d, d.damage.to_string()));
-    row(&mut out, "Crit damage", can(a, a.crit_damage.to_string()), can(d, d.crit_damage.to_string()));
+    // Rolled damage (damage dice) is said by its mean and range on a hit: its most alone (189
+    // for exploding dice) read as what a hit does.
+    let damage = |s: &SideForecast| match (s.damage_distribution.keys().next(), s.damage_distribution.keys().next_back()) {
+        (Some(lo), Some(hi)) => {
+            let mean: f64 = s.damage_distribution.iter().map(|(d, p)| *d as f64 * p).sum();
+            format!("{mean:.1} ({lo}-{hi})")
+        }
+        _ => s.damage.to_string(),
+    };
+    let crit_damage = |s: &SideForecast| match () {
+        _ if s.crit <= 0.0 => "-".to_string(),
+        _ if !s.damage_distribution.is_empty() => format!("up to {}", s.crit_damage),
+        _ => s.crit_damage.to_string(),
+    };
+    row(&mut out, "Damage", can(a, damage(a)), can(d, damage(d)));
+    row(&mut out, "Crit damage", can(a, crit_damage(a)), can(d, crit_damage(d)));
     row(&mut out, "Hit", can(a, pct(a.hit)), can(d, pct(d.hit)));
     row(&mut out, "Crit", can(a, pct(a.crit)), can(d, pct(d.crit)));
     row(
@@ -191,6 +207,27 @@ mod tests {
         let ruleset = oc_play::rules::builtin("officers_chess").unwrap();
         let Ok(loaded) = oc_play::rules::load(&ruleset, "test") else { panic!("the built-in ruleset compiles") };
         loaded.engine
+    }
+
+    /// Rolled damage reads as its mean and range on a hit (seed 003's exploding dice read "189",
+    /// their most), and two long names keep a space between their columns.
+    #[test]
+    fn rolled_damage_reads_as_its_mean_and_range() {
+        let ruleset = oc_play::rules::builtin("battlestorm").unwrap();
+        let Ok(loaded) = oc_play::rules::load(&ruleset, "test") else { panic!("the built-in ruleset compiles") };
+        let e = loaded.engine;
+        let (a, d) = (Loadout::new("Savage", Some("Shortsword")), Loadout::new("PoisonWyvern", Some("WyvernBite")));
+        let f = e.forecast(&a, &d, 1).unwrap();
+        let text = forecast_table(&e, &f);
+        let damage = text.lines().find(|l| l.starts_with("Damage ")).unwrap();
+        let mean: f64 = f.attacker.damage_distribution.iter().map(|(v, p)| *v as f64 * p).sum();
+        assert!(damage.contains(&format!("{mean:.1} (0-")), "{text}");
+        assert!(text.lines().any(|l| l.starts_with("Crit damage") && l.contains("up to ")), "{text}");
+        let mut long = f.clone();
+        long.attacker.class = "A".repeat(40);
+        long.defender.class = "B".repeat(40);
+        let head = forecast_table(&e, &long).lines().nth(1).unwrap().to_string();
+        assert!(head.contains(")  B"), "{head}");
     }
 
     #[test]
