@@ -186,6 +186,9 @@ pub struct ForecastSide {
     pub damage: i64,
     pub crit_damage: i64,
     pub strikes: u32,
+    /// Rolled damage on a hit (damage dice): its mean, least and most; `None` where a hit's
+    /// damage is fixed.
+    pub rolled: Option<(f64, i64, i64)>,
 }
 
 fn side_of(f: &oc_engine::SideForecast, u: Option<&Combatant>) -> ForecastSide {
@@ -199,6 +202,10 @@ fn side_of(f: &oc_engine::SideForecast, u: Option<&Combatant>) -> ForecastSide {
         damage: f.damage,
         crit_damage: f.crit_damage,
         strikes: f.strikes,
+        rolled: match (f.damage_distribution.keys().next(), f.damage_distribution.keys().next_back()) {
+            (Some(lo), Some(hi)) => Some((f.damage_distribution.iter().map(|(d, p)| *d as f64 * p).sum(), *lo, *hi)),
+            _ => None,
+        },
     }
 }
 
