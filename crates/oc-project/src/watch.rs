@@ -36,8 +36,6 @@ pub struct Watch {
     armed: Armed,
     tree: BTreeMap<String, Stamp>,
     quiet: Duration,
-    /// How long the last look at the whole tree took (what the wait between looks follows).
-    looking: Duration,
     /// Why the file watcher watches less than the whole project (a folder it may not read): said
     /// once, by [`Watch::start_warnings`] or the next change. The look taken every half second
     /// finds what it misses.
@@ -78,7 +76,7 @@ impl Watch {
         let mut tree = BTreeMap::new();
         snapshot(&root, &root, &mut tree);
         let session = Session::new(PathBuf::new()).without_models();
-        Ok(Watch { target, root, session, tx, rx, armed, tree, quiet, pending, looking: Duration::ZERO })
+        Ok(Watch { target, root, session, tx, rx, armed, tree, quiet, pending })
     }
 
     /// What went wrong as the watch started, with it going on (said once: the next change does
@@ -90,10 +88,11 @@ impl Watch {
     /// Waits for the next change that needs a report. `Err`: the file watcher stopped.
     pub fn wait(&mut self) -> Result<Change, String> {
         // Even with no event, look again now and then: events can be lost, and a deleted watched
-        // folder sends none when it comes back. Every half second, or, where a look at the tree
-        // takes long (tens of thousands of files), twenty times as long as the last one took:
-        // an idle watch spends at most a twentieth of a core on it (at 50,000 files it spent a
-        // third).
+        // folder sends none when it comes back. Every half second, or, where the tree is large
+        // (tens of thousands of files), 150 µs a file (a look at 50,000 files took about a
+        // third of a second here, and looking every half second spent a third of a core): an
+        // idle watch spends about a twentieth. By the files, not by how long the last look took,
+        // which a busy machine stretches (the wait grew past seconds on a small tree).
         let mut poll = Duration::from_millis(500);
         loop {
             let first = match self.rx.recv_timeout(poll) {
@@ -103,7 +102,8 @@ impl Watch {
             };
             let saved_at = Instant::now();
             let change = self.look(first, saved_at);
-            poll = (self.looking * 20).clamp(Duration::from_millis(500), Duration::from_secs(30));
+            let files = u32::try_from(self.tree.len()).unwrap_or(u32::MAX);
+            poll = (Duration::from_micros(150) * files).clamp(Duration::from_millis(500), Duration::from_secs(30));
             if let Some(change) = change {
                 return Ok(change);
             }
@@ -183,9 +183,7 @@ impl Watch {
             reset = true;
         }
         let mut after = BTreeMap::new();
-        let looked = Instant::now();
         snapshot(&self.root, &self.root, &mut after);
-        self.looking = looked.elapsed();
         changed.extend(differences(&self.tree, &after));
         let before = std::mem::replace(&mut self.tree, after);
         changed.sort();
