@@ -74,7 +74,7 @@ fn fairness_merge_refuses_missing_repeated_foreign_and_old_parts() {
     std::fs::write(dir.join("old.json"), part.replace("\"version\":1", "\"version\":0")).unwrap();
     let said = err(&["fairness", "merge", "old.json"]);
     assert!(
-        said.contains("of version 0, not a fairness part (version 1)") && said.contains("help: run the shard again"),
+        said.contains("a fairness part of version 0, not of version 1") && said.contains("help: run the shard again"),
         "{said}"
     );
     // A simulation's part is not a fairness part, and is named as what it is.

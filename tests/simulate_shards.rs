@@ -79,7 +79,7 @@ fn merge_refuses_missing_repeated_and_foreign_parts() {
         let old = part.replace("\"version\":3", &format!("\"version\":{v}")).replace(",\"round_limit\":12", "");
         std::fs::write(dir.join("old.json"), old).unwrap();
         let said = err(&["simulate", "merge", "old.json"]);
-        assert!(said.contains(&format!("of version {v}, not a part (version 3)")), "{said}");
+        assert!(said.contains(&format!("a part of version {v}, not of version 3")), "{said}");
         assert!(said.contains("play the shard again with this oc"), "{said}");
     }
     // An AI no one has.

@@ -173,6 +173,6 @@ mod tests {
         assert!(read_part(Path::new("old.json"), old.as_bytes())
             .unwrap_err()
             .message
-            .contains("not a fairness part (version 1)"));
+            .contains("a fairness part of version 0, not of version 1"));
     }
 }
