@@ -154,7 +154,7 @@ fn a_braced_unit_strikes_an_enemy_that_comes_into_its_reach() {
         until_turn_of(&mut b, side, &[x]);
         let to = short_of(&b, x, y, 1);
         // What a forecast of the attack warns of (oc play's forecast said 0% routed).
-        assert_eq!(b.before_the_attack(x, to, y).opportunity, vec![y]);
+        assert_eq!(b.before_the_attack(x, to, y, &b.sight(b.units[x].side)).opportunity, vec![y]);
         let from = b.log.len();
         b.turn(Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() }).unwrap();
         let l = lines(&b, from);

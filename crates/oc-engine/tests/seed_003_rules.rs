@@ -61,7 +61,7 @@ fn a_melee_declaration_lets_its_target_activate_at_once() {
         let ([x, _], [y, _]) = sides(&b);
         let from = b.log.len();
         // What a forecast warns of: the target may answer (oc play's forecast said "no counter").
-        assert!(b.before_the_attack(x, b.units[x].pos, y).answers);
+        assert!(b.before_the_attack(x, b.units[x].pos, y, &b.sight(b.units[x].side)).answers);
         b.turn(attack(x, y)).unwrap();
         // The attack waits: nothing was dealt, and only its target may act, for the other side.
         assert!(arena::last_note(&b).contains("declares an attack on"), "{:?}", lines(&b, from));
@@ -137,7 +137,7 @@ fn an_activated_target_has_no_answer_and_no_strike_back() {
         // The target has had its activation this round.
         b.state.units[y].activated = true;
         assert!(b.units[y].activated);
-        assert!(!b.before_the_attack(x, b.units[x].pos, y).answers, "no answer to warn of");
+        assert!(!b.before_the_attack(x, b.units[x].pos, y, &b.sight(b.units[x].side)).answers, "no answer to warn of");
         b.turn(attack(x, y)).unwrap();
         let note = arena::last_note(&b);
         assert!(note.contains("attacks") && !note.contains("declares"), "{note}");

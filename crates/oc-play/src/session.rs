@@ -624,8 +624,10 @@ impl<'s> Session<'s> {
             // Under fog, a move its side saw open and an enemy out of sight stops is an ambush:
             // the unit stops short and its turn ends there (a refusal, taken back for free, told
             // where unseen enemies stand).
-            let sight = self.battle.sight(self.viewer());
-            let stop = to.and_then(|to| self.battle.ambushed_at(unit, to, &sight));
+            // Where its staged steps leave it (they may move it or change how far it walks).
+            let preview = self.preview_of(unit);
+            let on = preview.as_ref().unwrap_or(&self.battle);
+            let stop = to.and_then(|to| on.ambushed_at(unit, to, &on.sight(self.viewer())));
             let Some(stop) = stop else { return Err(Denied::battle(&e)) };
             let pos = self.battle.units.get(unit).map(|u| u.pos);
             let ambushed = Turn { to: Some(stop).filter(|s| Some(*s) != pos), equip: None, act: Act::Wait, ..turn };

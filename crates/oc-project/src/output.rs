@@ -499,8 +499,13 @@ pub fn may_rewrite(confined: &Confined, path: &str) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Whether a file is read-only or one this user may not write.
+/// Whether a file is read-only or one this user may not write. Only a regular file is opened to
+/// ask (opening a named pipe for writing waits for a reader: `--readme` on a FIFO hung).
 fn read_only(path: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else { return false };
+    if !meta.is_file() {
+        return false;
+    }
     let denied = std::fs::OpenOptions::new()
         .write(true)
         .open(path)
@@ -733,6 +738,11 @@ mod tests {
         std::fs::set_permissions(&readme, std::fs::Permissions::from_mode(0o444))?;
         assert!(notes_file(&readme).unwrap_err().message.contains("read-only"));
         // A link named .md leading to a file of another kind is that file.
+        // A named pipe is not opened to ask (it waited for a reader): refused later, as no file.
+        let fifo = project.path().join("pipe.md");
+        if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+            assert!(!read_only(&fifo));
+        }
         std::os::unix::fs::symlink(&part, project.path().join("linked.md"))?;
         std::fs::write(&part, "{}")?;
         assert!(notes_file(&project.path().join("linked.md")).unwrap_err().message.contains("not a Markdown file"));

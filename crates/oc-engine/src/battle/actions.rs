@@ -326,12 +326,12 @@ impl<'e> Battle<'e> {
     /// carrying it.
     fn charges(&self, i: usize, item: &m::Item) -> Option<u32> {
         let charges = self.engine.ir.attr_id("charges")?;
-        self.uses_of(&item.tags).into_iter().find_map(|(tag, args)| {
-            let (_, effects) = self.engine.ir.effects.get(&tag)?;
-            effects.iter().find_map(|e| match e {
+        // Its tags and what they grant (the compiler lets a grant carry `charges =`).
+        self.expand(i, self.uses_of(&item.tags)).into_iter().find_map(|h| {
+            h.effects.iter().find_map(|e| match e {
                 Eff::Modify { attr: crate::ir::AttrTarget::Index(a), op: m::AssignOp::Set, value, .. } if *a == charges => {
                     let scene = self.scene(Cast { user: i, ..Cast::default() }, None)?;
-                    u32::try_from(scene.value(value, &args).int()).ok()
+                    u32::try_from(scene.value(value, &h.args).int()).ok()
                 }
                 _ => None,
             })

@@ -19,8 +19,8 @@ pub struct GameResult {
 /// Rounds a scenario without a time limit may last before the game is called a draw.
 pub const ROUND_CAP: u32 = 40;
 
-/// Turns one game may last before it is called a draw, whatever its rounds (a scenario's time
-/// limit is at most `oc_model::MAX_ROUNDS`).
+/// Turns one game may last before it is called a draw, at the least (more where its time limit
+/// and units ask for more: `Battle::past_bounds`).
 const MAX_TURNS: u32 = 100_000;
 
 impl<'e> Battle<'e> {
@@ -133,10 +133,14 @@ impl Battle<'_> {
     /// past the bound on one game's turns (units that reactivate one another forever), said as
     /// what it is, not as the time limit. `None` while it goes on.
     pub fn past_bounds(&self, cap: u32, turns: u32) -> Option<String> {
+        // Enough for every unit to act eight times a round to the time limit: a long limit on a
+        // crowded field is the limit's to end, not the bound's.
+        let units = u32::try_from(self.state.units.len()).unwrap_or(u32::MAX);
+        let bound = MAX_TURNS.max(cap.saturating_add(1).saturating_mul(units.saturating_add(1)).saturating_mul(8));
         if self.round > cap {
             Some(format!("no result after {cap} rounds"))
-        } else if turns > MAX_TURNS {
-            Some(format!("no result after {MAX_TURNS} turns (in round {}): the most one game is played", self.round))
+        } else if turns > bound {
+            Some(format!("no result after {bound} turns (in round {}): the most one game is played", self.round))
         } else {
             None
         }

@@ -109,9 +109,14 @@ impl Battle<'_> {
     /// strike it at once as its move ends there (`opportunity`), those that may activate before
     /// it acts (`interrupt`), nearest first, and whether the target may activate in answer
     /// (`respond`: its attack may strike first). Worked out on a copy standing the unit at `to`.
-    pub fn before_the_attack(&self, i: usize, to: super::Tile, target: usize) -> Before {
+    /// The move's cost is read as the unit's side sees the field (`sight`): read in truth, a
+    /// unit out of sight in the way changed what the forecast said.
+    pub fn before_the_attack(&self, i: usize, to: super::Tile, target: usize, sight: &super::Sight) -> Before {
         let moved = match self.state.units.get(i) {
-            Some(u) if u.pos != to => self.move_cost(i, to, None).ok().flatten().unwrap_or(0),
+            Some(u) if u.pos != to => {
+                let reach = if sight.fogged() { self.reachable_as_seen(i, sight) } else { self.reachable(i) };
+                reach.ok().and_then(|r| r.get(&to).copied()).unwrap_or(0)
+            }
             _ => 0,
         };
         let mut copy = self.fork(Some(0));

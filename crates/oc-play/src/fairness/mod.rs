@@ -359,24 +359,35 @@ pub fn replace_table(readme: &str, table: &str) -> Result<String, String> {
         lines.push((start, start + piece.len(), piece));
         start += piece.len();
     }
-    let mut fence: Option<&str> = None;
+    // The fence open (its character and length), as CommonMark reads one: three or more of ` or
+    // ~, indented less than four columns; closed by as many or more of the same alone on a line.
+    let mut fence: Option<(char, usize)> = None;
     let (mut begins, mut ends) = (Vec::new(), Vec::new());
     for (n, &(_, _, line)) in lines.iter().enumerate() {
-        let bare = line.trim();
-        let opens = ["```", "~~~"].into_iter().find(|f| bare.starts_with(f));
-        match (fence, opens) {
-            (None, Some(f)) => fence = Some(f),
-            (Some(open), Some(f)) if f == open && bare.trim_start_matches(f.chars().next().unwrap_or('`')).is_empty() => {
-                fence = None
+        let text = line.trim_end_matches(['\n', '\r']);
+        let rest = text.trim_start_matches(' ');
+        let indent = text.len() - rest.len();
+        let run = |c: char| rest.chars().take_while(|x| *x == c).count();
+        let opened = ['`', '~'].into_iter().map(|c| (c, run(c))).find(|(_, k)| *k >= 3).filter(|_| indent < 4);
+        match (fence, opened) {
+            (None, Some(f)) => {
+                fence = Some(f);
+                continue;
+            }
+            (Some((c, k)), Some((d, m))) if c == d && m >= k && rest.get(m..).is_some_and(|r| r.trim().is_empty()) => {
+                fence = None;
+                continue;
             }
             _ => {}
         }
-        if fence.is_some() || opens.is_some() {
+        // Inside a fence, or indented four columns or more (an indented code block, or a tab):
+        // shown, not a marker.
+        if fence.is_some() || indent >= 4 || rest.starts_with('\t') {
             continue;
         }
-        if bare == BEGIN {
+        if rest.trim_end() == BEGIN {
             begins.push(n);
-        } else if bare == END {
+        } else if rest.trim_end() == END {
             ends.push(n);
         }
     }
@@ -480,6 +491,12 @@ mod tests {
             replace_table(&shown, &table),
             Ok(format!("# Doc\n\n```md\n{BEGIN}\n(the table)\n{END}\n```\n\n{BEGIN}\nnew\n{END}\nafter\n"))
         );
+        // A fence closes only on as many of its character or more; markers indented four columns
+        // are an indented code block's (a review found both replaced, the text between deleted).
+        let nested = format!("````md\n```\n{BEGIN}\nexample\n{END}\n```\n````\n");
+        assert_eq!(replace_table(&nested, &table), Ok(format!("{nested}\n## Fairness\n\n{table}")));
+        let indented = format!("Like this:\n\n    {BEGIN}\n    example\n    {END}\n");
+        assert_eq!(replace_table(&indented, &table), Ok(format!("{indented}\n## Fairness\n\n{table}")));
         // A README written with CRLF gets the table with CRLF; one with the heading and no
         // markers is refused (where the table goes is its writer's to say).
         let crlf = format!("# T\r\n{BEGIN}\r\nold\r\n{END}\r\nend\r\n");

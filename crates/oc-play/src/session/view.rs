@@ -220,8 +220,8 @@ pub(super) fn forecast(b: &Battle<'_>, unit: usize, target: usize, from: Tile, f
         .map(|r| r.title.clone().unwrap_or_else(|| r.name.clone()))
         .collect();
     let free_attacks = free_attacks(b, unit, from);
-    let before = b.before_the_attack(unit, from, target);
     let sight = b.sight(b.units.get(unit).map_or(oc_model::SideId::Attacker, |u| u.side));
+    let before = b.before_the_attack(unit, from, target, &sight);
     let seen_names = |ks: &[usize]| -> Vec<String> {
         ks.iter().filter_map(|k| b.units.get(*k).filter(|f| sight.spots(*k, f.pos)).map(|f| f.name.clone())).collect()
     };
@@ -339,19 +339,22 @@ pub fn view(s: &Session<'_>) -> View {
         .filter(|(_, (now, was))| now != was)
         .map(|(k, (now, _))| (k as i64 % width, k as i64 / width, now.clone()))
         .collect();
+    // A battle called a draw at the round cap ended after its last round, not in the next (as
+    // `oc simulate` counts it).
+    let round = b.round.min(b.scenario.rounds.unwrap_or(oc_engine::battle::ROUND_CAP));
     let over = b.outcome.as_ref().map(|(o, reason)| {
         let line = match o {
             oc_model::Outcome::Win(side) => {
                 let army = s.setup().armies.get(super::side_index(*side)).map_or("", |a| a.name.as_str());
-                format!("The {} ({army}) wins in round {}: {reason}", side.word(), b.round)
+                format!("The {} ({army}) wins in round {round}: {reason}", side.word())
             }
-            oc_model::Outcome::Draw => format!("A draw in round {}: {reason}", b.round),
+            oc_model::Outcome::Draw => format!("A draw in round {round}: {reason}"),
         };
         Ending { outcome: outcome_word(*o).to_string(), reason: reason.clone(), line }
     });
     View {
         version: s.version(),
-        round: b.round,
+        round,
         rounds: b.scenario.rounds,
         to_act: b.to_act,
         viewer,
@@ -464,7 +467,9 @@ pub(super) fn step(s: &Session<'_>, before: usize) -> Step {
                     // Breguet attacks Ephraim"; a move was logged as "waits" alone).
                     let who = name(turn.unit);
                     let did = note.strip_prefix(&format!("{who} ")).unwrap_or(note);
-                    match turn.to {
+                    // Where it went only where the side sees that square (an enemy that walked
+                    // back into sight through the dark is not tracked through it).
+                    match turn.to.filter(|t| b.units.get(turn.unit).is_some_and(|u| u.side == viewer) || sight.sees(*t)) {
                         Some((x, y)) => format!("{who}: moves to ({x}, {y}); {did}"),
                         None => format!("{who}: {did}"),
                     }
