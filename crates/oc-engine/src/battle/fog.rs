@@ -404,6 +404,36 @@ fn runs(now: &[u64], before: &[u64], width: i64) -> Vec<[i64; 3]> {
     out
 }
 
+impl Battle<'_> {
+    /// Where a move of unit `i` to `to`, chosen as its side sees the field (`sight`, under fog),
+    /// stops in truth, or `None` where it would not stop (no unit out of sight, nor any rule
+    /// reading one, is in its way): it goes along its side's way there while the tiles can be
+    /// walked in truth, and stops on the last it may stand on before the first that cannot — an
+    /// enemy it did not see stands there or holds it back (Fire Emblem's ambush under fog). A
+    /// refused move would tell its side where unseen enemies stand, at no cost.
+    pub fn ambushed_at(&self, i: usize, to: Tile, sight: &Sight) -> Option<Tile> {
+        if !sight.fogged() || self.reachable(i).ok()?.contains_key(&to) {
+            return None;
+        }
+        let way = self.path_seen(i, to, Some(sight))?;
+        let mobility = self.mobility(i).ok()?;
+        let truth = self.costs(i, mobility.0, &mobility, None).ok()?;
+        let reach = self.reachable(i).ok()?;
+        let side = self.state.units.get(i)?.side;
+        let mut stop = *way.first()?;
+        for t in way.iter().skip(1) {
+            let enemy = self.state.units.iter().any(|o| o.state == State::Ready && o.side != side && o.pos == *t);
+            if enemy || !truth.contains_key(t) {
+                break;
+            }
+            if reach.contains_key(t) {
+                stop = *t;
+            }
+        }
+        Some(stop)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::indexing_slicing)]
@@ -449,35 +479,5 @@ mod tests {
             assert_eq!(runs(&now, &before, size.0), expected, "{size:?} {before_eyes:?} then {now_eyes:?}");
         }
         assert!(tiles_in_sight > 5_000 && runs_found > 500, "{tiles_in_sight} tiles, {runs_found} runs");
-    }
-}
-
-impl Battle<'_> {
-    /// Where a move of unit `i` to `to`, chosen as its side sees the field (`sight`, under fog),
-    /// stops in truth, or `None` where it would not stop (no unit out of sight, nor any rule
-    /// reading one, is in its way): it goes along its side's way there while the tiles can be
-    /// walked in truth, and stops on the last it may stand on before the first that cannot — an
-    /// enemy it did not see stands there or holds it back (Fire Emblem's ambush under fog). A
-    /// refused move would tell its side where unseen enemies stand, at no cost.
-    pub fn ambushed_at(&self, i: usize, to: Tile, sight: &Sight) -> Option<Tile> {
-        if !sight.fogged() || self.reachable(i).ok()?.contains_key(&to) {
-            return None;
-        }
-        let way = self.path_seen(i, to, Some(sight))?;
-        let mobility = self.mobility(i).ok()?;
-        let truth = self.costs(i, mobility.0, &mobility, None).ok()?;
-        let reach = self.reachable(i).ok()?;
-        let side = self.state.units.get(i)?.side;
-        let mut stop = *way.first()?;
-        for t in way.iter().skip(1) {
-            let enemy = self.state.units.iter().any(|o| o.state == State::Ready && o.side != side && o.pos == *t);
-            if enemy || !truth.contains_key(t) {
-                break;
-            }
-            if reach.contains_key(t) {
-                stop = *t;
-            }
-        }
-        Some(stop)
     }
 }
