@@ -409,8 +409,8 @@ impl Battle<'_> {
     /// stops in truth, or `None` where it would not stop (no unit out of sight, nor any rule
     /// reading one, is in its way): it goes along its side's way there while the tiles can be
     /// walked in truth, and stops on the last it may stand on before the first that cannot — an
-    /// enemy it did not see stands there or holds it back (Fire Emblem's ambush under fog). A
-    /// refused move would tell its side where unseen enemies stand, at no cost.
+    /// enemy it did not see stands there or holds it back (the ambush of tactics games under
+    /// fog). A refused move would tell its side where unseen enemies stand, at no cost.
     pub fn ambushed_at(&self, i: usize, to: Tile, sight: &Sight) -> Option<Tile> {
         if !sight.fogged() || self.reachable(i).ok()?.contains_key(&to) {
             return None;
