@@ -2,7 +2,7 @@
 // the unit, move next to the enemy, read the forecast, attack, end the turn, until the victory
 // line. Run by tests/play_browser.rs: node play_browser.js URL SHOT.png
 "use strict";
-const { open, sleep } = require("./play_browser_page.js");
+const { open, sleep, nearer, drawnAt } = require("./play_browser_page.js");
 
 const [url, shot] = process.argv.slice(2);
 const errors = [];
@@ -21,16 +21,11 @@ const errors = [];
     const enemy = "g.unit.defender";
     const foe = await tileOf(enemy);
     const reach = await page.$$eval("[data-testid^=reach-]", (els) => els.map((e) => e.getAttribute("data-testid").split("-").slice(1).map(Number)));
-    const d = (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
-    const free = reach.filter((t) => d(t, foe) > 0);
-    const best = free.sort((a, b) => d(a, foe) - d(b, foe) || a[0] - b[0] || a[1] - b[1])[0];
+    const best = nearer(reach, me, foe);
     // Move: next to the enemy if it can, else as near as it can.
-    if (best && d(best, foe) < d(me, foe)) {
+    if (best) {
       await page.click(`[data-testid=tile-${best[0]}-${best[1]}]`);
-      await page.waitForFunction((t) => {
-        const g = document.querySelector("g.unit.selected");
-        return g && g.getAttribute("data-x") + "," + g.getAttribute("data-y") === t;
-      }, best.join(","));
+      await drawnAt(page, best);
       moves++;
     }
     await sleep(200);

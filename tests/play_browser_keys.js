@@ -5,7 +5,7 @@
 // is in reach. What the cursor reads out goes to a live region. Run by tests/play_browser.rs:
 // node play_browser_keys.js URL SHOT.png
 "use strict";
-const { open, sleep } = require("./play_browser_page.js");
+const { open, sleep, nearer, drawnAt } = require("./play_browser_page.js");
 
 const [url, shot] = process.argv.slice(2);
 const errors = [];
@@ -34,7 +34,6 @@ const errors = [];
     }
     return false;
   };
-  const d = (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
   for (let round = 0; round < 40; round++) {
     await settled();
     if (await page.isVisible("[data-testid=victory]")) break;
@@ -45,14 +44,11 @@ const errors = [];
     const foe = await tileOf("g.unit.defender");
     if ((await page.textContent("[data-testid=announce]")).length > 0) announced++;
     const reach = await page.$$eval("[data-testid^=reach-]", (els) => els.map((e) => e.getAttribute("data-testid").split("-").slice(1).map(Number)));
-    const best = reach.filter((t) => d(t, foe) > 0).sort((a, b) => d(a, foe) - d(b, foe) || a[0] - b[0] || a[1] - b[1])[0];
-    if (best && d(best, foe) < d(me, foe)) {
+    const best = nearer(reach, me, foe);
+    if (best) {
       if (!(await walk(best))) { errors.push("the cursor never reached " + best); break; }
       await page.keyboard.press("Enter");
-      await page.waitForFunction((t) => {
-        const g = document.querySelector("g.unit.selected");
-        return g && g.getAttribute("data-x") + "," + g.getAttribute("data-y") === t;
-      }, best.join(","));
+      await drawnAt(page, best);
       moves++;
     }
     await sleep(200);

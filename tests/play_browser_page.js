@@ -37,4 +37,20 @@ async function open(url, errors) {
   return { page, settled, tileOf, quit };
 }
 
-module.exports = { open, sleep };
+// The square of `reach` nearest the enemy at `foe` (not its own), ties by place; `null` where it
+// brings the unit at `me` no nearer.
+const d = (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
+function nearer(reach, me, foe) {
+  const best = reach.filter((t) => d(t, foe) > 0).sort((a, b) => d(a, foe) - d(b, foe) || a[0] - b[0] || a[1] - b[1])[0];
+  return best && d(best, foe) < d(me, foe) ? best : null;
+}
+
+// Waits until the selected unit is drawn on square `t`.
+async function drawnAt(page, t) {
+  await page.waitForFunction((at) => {
+    const g = document.querySelector("g.unit.selected");
+    return g && g.getAttribute("data-x") + "," + g.getAttribute("data-y") === at;
+  }, t.join(","));
+}
+
+module.exports = { open, sleep, nearer, drawnAt };

@@ -439,15 +439,8 @@ impl<'a> Checker<'a> {
                 }
             }
             // One heal a terrain: a second replaced the first.
-            if let [first, rest @ ..] = t.heal.as_slice() {
-                for extra in rest {
-                    self.error(
-                        Diagnostic::error(DUPLICATE_FIELD, extra.amount.span.to(extra.event.span), "`heal` is given twice")
-                            .with_secondary(first.amount.span.to(first.event.span), "first here")
-                            .with_help("a terrain heals once, at one event: keep one `heal`"),
-                    );
-                }
-            }
+            let heals: Vec<Span> = t.heal.iter().map(|h| h.amount.span.to(h.event.span)).collect();
+            self.given_once(&heals, "heal", "a terrain heals once, at one event: keep one `heal`");
             let mut heal = None;
             for h in &t.heal {
                 self.check_timed_event(&h.event, Timed::TerrainHeal);
@@ -475,6 +468,20 @@ impl<'a> Checker<'a> {
             });
         }
         out
+    }
+
+    /// A field written at `spans` (in order) may be given once: each after the first is
+    /// reported (it replaced the first), with `help`.
+    fn given_once(&mut self, spans: &[Span], field: &str, help: &str) {
+        if let [first, rest @ ..] = spans {
+            for extra in rest {
+                self.error(
+                    Diagnostic::error(DUPLICATE_FIELD, *extra, format!("`{field}` is given twice"))
+                        .with_secondary(*first, "first here")
+                        .with_help(help),
+                );
+            }
+        }
     }
 
     fn at_most_one<T>(&mut self, values: &[Spanned<T>], field: &str) {

@@ -65,15 +65,8 @@ impl<'a> Checker<'a> {
                 }
             }
             // One duration a status: a second replaced the first.
-            if let [first, rest @ ..] = s.lasts.as_slice() {
-                for extra in rest {
-                    self.error(
-                        Diagnostic::error(DUPLICATE_FIELD, extra.count.span.to(extra.unit.span), "`lasts` is given twice")
-                            .with_secondary(first.count.span.to(first.unit.span), "first here")
-                            .with_help("a status lasts one number of activations or rounds: keep one `lasts`"),
-                    );
-                }
-            }
+            let lasts: Vec<Span> = s.lasts.iter().map(|l| l.count.span.to(l.unit.span)).collect();
+            self.given_once(&lasts, "lasts", "a status lasts one number of activations or rounds: keep one `lasts`");
             let mut lasts = None;
             for l in &s.lasts {
                 if l.count.value < 1 || l.count.value > 99 {
