@@ -329,15 +329,21 @@ fn palette(path: &Path, rules: &oc_model::Rules) -> Result<oc_atlas::export::Pal
     let text = String::from_utf8_lossy(&bytes);
     oc_atlas::export::palette_legend(oc_diag::FileId(0), &text, rules).map_err(|diags| {
         report::verdict(1);
-        let shown = path.display().to_string();
-        let sources = report::OneFile { path: &shown, text: &text };
-        let reports = report::Reports::new(&sources);
-        for d in &diags {
-            err!("{}", reports.render(d, style()));
-        }
+        show_over(path, &text, &diags);
         errln!("error: {}: nothing was written ({} error(s) in the legend above)", path.display(), diags.len());
         1
     })
+}
+
+/// The diagnostics of reading one file (`path`, holding `text`), drawn over its lines: a palette
+/// legend's, a TMX's.
+fn show_over(path: &Path, text: &str, diags: &[oc_diag::Diagnostic]) {
+    let shown = path.display().to_string();
+    let sources = report::OneFile { path: &shown, text };
+    let reports = report::Reports::new(&sources);
+    for d in diags {
+        err!("{}", reports.render(d, style()));
+    }
 }
 
 pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
@@ -365,12 +371,7 @@ pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
             }
         };
         let (toml, diags) = oc_render::map::import_tiled(tmx, &text, &rules);
-        let shown = tmx.display().to_string();
-        let sources = report::OneFile { path: &shown, text: &text };
-        let reports = report::Reports::new(&sources);
-        for d in &diags {
-            err!("{}", reports.render(d, style()));
-        }
+        show_over(tmx, &text, &diags);
         let Some(toml) = toml else {
             let errors = diags.iter().filter(|d| d.is_error()).count();
             errln!("error: {}: nothing was written ({errors} error(s) above)", tmx.display());

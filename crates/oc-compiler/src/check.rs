@@ -485,15 +485,8 @@ impl<'a> Checker<'a> {
     }
 
     fn at_most_one<T>(&mut self, values: &[Spanned<T>], field: &str) {
-        if let [first, rest @ ..] = values {
-            for extra in rest {
-                self.error(
-                    Diagnostic::error(DUPLICATE_FIELD, extra.span, format!("`{field}` is given twice"))
-                        .with_secondary(first.span, "first here")
-                        .with_help(format!("keep one `{field}`")),
-                );
-            }
-        }
+        let spans: Vec<Span> = values.iter().map(|v| v.span).collect();
+        self.given_once(&spans, field, &format!("keep one `{field}`"));
     }
 
     // ------------------------------------------------------------------ tags and statuses

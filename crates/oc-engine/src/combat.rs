@@ -269,6 +269,16 @@ pub struct SideForecast {
     pub damage_distribution: BTreeMap<i64, f64>,
 }
 
+impl SideForecast {
+    /// Where a hit's damage is rolled (damage dice): its mean on a hit, its least and its most;
+    /// `None` where it is fixed. How a forecast says rolled damage (its most alone, 189 for
+    /// exploding dice, read as what a hit does).
+    pub fn rolled(&self) -> Option<(f64, i64, i64)> {
+        let (lo, hi) = (self.damage_distribution.keys().next()?, self.damage_distribution.keys().next_back()?);
+        Some((self.damage_distribution.iter().map(|(d, p)| *d as f64 * p).sum(), *lo, *hi))
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Forecast {
     pub attacker: SideForecast,

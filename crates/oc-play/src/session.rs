@@ -436,20 +436,25 @@ impl<'s> Session<'s> {
         // cannot pay): each tried on a copy of the battle, as the turn would be played. (The
         // page offered attacks the engine then refused.) A move refused under fog is no reason:
         // it is an ambush, and leaving the target out would tell what stands in the way.
-        let staged = self.staged.as_ref().filter(|s| s.unit == unit);
-        let pos = self.battle.units.get(unit).map(|u| u.pos);
-        let to = staged.map(|s| s.to).filter(|t| Some(*t) != pos);
-        let before = staged.map(|s| s.before.clone()).unwrap_or_default();
-        let equip = equip.filter(|w| Some(*w) != self.battle.units.get(unit).and_then(|u| u.equipped));
         choices.targets.retain(|&target| {
-            let turn = Turn { unit, before: before.clone(), to, equip, act: Act::Attack { target }, ..Turn::default() };
-            match self.battle.fork(Some(PREVIEW_SEED)).turn(turn) {
+            match self.battle.fork(Some(PREVIEW_SEED)).turn(self.staged_turn(unit, equip, Act::Attack { target })) {
                 Ok(_) => true,
                 Err(battle::BattleError::Refused { rule, .. }) => rule == battle::Rule::Move,
                 Err(_) => false,
             }
         });
         Ok(choices)
+    }
+
+    /// Unit `unit`'s turn as it stands: its staged steps and move, `weapon` taken in hand where
+    /// it is not the one held, and `act` (what `act` plays, and what `choices` tries).
+    fn staged_turn(&self, unit: usize, weapon: Option<Atom>, act: Act) -> Turn {
+        let staged = self.staged.as_ref().filter(|s| s.unit == unit);
+        let u = self.battle.units.get(unit);
+        let to = staged.map(|s| s.to).filter(|t| Some(*t) != u.map(|u| u.pos));
+        let before = staged.map(|s| s.before.clone()).unwrap_or_default();
+        let equip = weapon.filter(|w| Some(*w) != u.and_then(|u| u.equipped));
+        Turn { unit, before, to, equip, act, ..Turn::default() }
     }
 
     /// The weapon `name` of unit `unit` (its own with `None`).
@@ -604,8 +609,6 @@ impl<'s> Session<'s> {
         self.playable(unit)?;
         self.seen_target(unit, &act)?;
         let weapon = self.weapon(unit, equip)?;
-        let pos = self.battle.units.get(unit).map(|u| u.pos);
-        let to = self.staged.as_ref().filter(|s| s.unit == unit).map(|s| s.to).filter(|t| Some(*t) != pos);
         if let Some(s) = self.staged.as_ref().filter(|s| s.unit != unit) {
             let other = self.battle.units.get(s.unit).map_or("another unit", |f| f.name.as_str());
             return Err(Denied::new(
@@ -614,11 +617,9 @@ impl<'s> Session<'s> {
                 "act with it, or take its move back (undo) first",
             ));
         }
-        let equip = weapon.filter(|w| Some(*w) != self.battle.units.get(unit).and_then(|u| u.equipped));
         let k = side_index(self.battle.to_act);
         let reaction = self.stance.get(k).cloned().flatten();
-        let before = self.staged.as_ref().filter(|s| s.unit == unit).map(|s| s.before.clone()).unwrap_or_default();
-        let turn = Turn { unit, before, to, equip, act, reaction, ..Turn::default() };
+        let turn = Turn { reaction, ..self.staged_turn(unit, weapon, act) };
         let before = self.battle.log.len();
         if let Err(e) = self.battle.turn(turn.clone()) {
             // Under fog, a move its side saw open and an enemy out of sight stops is an ambush:
@@ -627,7 +628,7 @@ impl<'s> Session<'s> {
             // Where its staged steps leave it (they may move it or change how far it walks).
             let preview = self.preview_of(unit);
             let on = preview.as_ref().unwrap_or(&self.battle);
-            let stop = to.and_then(|to| on.ambushed_at(unit, to, &on.sight(self.viewer())));
+            let stop = turn.to.and_then(|to| on.ambushed_at(unit, to, &on.sight(self.viewer())));
             let Some(stop) = stop else { return Err(Denied::battle(&e)) };
             let pos = self.battle.units.get(unit).map(|u| u.pos);
             let ambushed = Turn { to: Some(stop).filter(|s| Some(*s) != pos), equip: None, act: Act::Wait, ..turn };
@@ -742,7 +743,7 @@ impl<'s> Session<'s> {
 /// Where unit `unit` can go in battle `b`, as its side sees it.
 pub(crate) fn reach_in(b: &Battle<'_>, unit: usize) -> Vec<(Tile, i64)> {
     let sight = b.sight(b.units.get(unit).map_or(SideId::Attacker, |u| u.side));
-    let reach = if sight.fogged() { b.reachable_as_seen(unit, &sight) } else { b.reachable(unit) };
+    let reach = b.reachable_as_seen(unit, &sight);
     let mut out: Vec<(Tile, i64)> = reach.map(|r| r.into_iter().collect()).unwrap_or_default();
     out.sort();
     out

@@ -100,12 +100,9 @@ pub fn forecast_table(engine: &Engine, f: &Forecast) -> String {
     let can = |s: &SideForecast, v: String| if s.strikes == 0 { "-".to_string() } else { v };
     // Rolled damage (damage dice) is said by its mean and range on a hit: its most alone (189
     // for exploding dice) read as what a hit does.
-    let damage = |s: &SideForecast| match (s.damage_distribution.keys().next(), s.damage_distribution.keys().next_back()) {
-        (Some(lo), Some(hi)) => {
-            let mean: f64 = s.damage_distribution.iter().map(|(d, p)| *d as f64 * p).sum();
-            format!("{mean:.1} ({lo}-{hi})")
-        }
-        _ => s.damage.to_string(),
+    let damage = |s: &SideForecast| match s.rolled() {
+        Some((mean, lo, hi)) => format!("{mean:.1} ({lo}-{hi})"),
+        None => s.damage.to_string(),
     };
     let crit_damage = |s: &SideForecast| match () {
         _ if s.crit <= 0.0 => "-".to_string(),

@@ -475,15 +475,8 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn at_most_one_range(&mut self, ranges: &[ast::RangeSpec]) {
-        if let [first, rest @ ..] = ranges {
-            for extra in rest {
-                self.error(
-                    Diagnostic::error(DUPLICATE_FIELD, extra.span, "`range` is given twice")
-                        .with_secondary(first.span, "first here")
-                        .with_help("keep one `range`"),
-                );
-            }
-        }
+        let spans: Vec<Span> = ranges.iter().map(|r| r.span).collect();
+        self.given_once(&spans, "range", "keep one `range`");
     }
 
     pub(super) fn range(&mut self, r: &ast::RangeSpec) -> Option<m::Range> {

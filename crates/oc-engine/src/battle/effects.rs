@@ -115,18 +115,26 @@ impl<'e> Battle<'e> {
         }
     }
 
+    /// What unit `i`'s statuses hold: each status's own effects (no arguments).
+    fn status_holdings(&self, i: usize) -> Vec<Holding<'e>> {
+        let engine: &'e crate::Engine = self.engine;
+        let Some(u) = self.state.units.get(i) else { return Vec::new() };
+        u.statuses
+            .iter()
+            .filter(|a| engine.status_index(&a.status).is_some())
+            .filter_map(|a| {
+                let tag = engine.ir.name_id(&a.status)?;
+                engine.ir.effects.get(&tag).map(|(_, effects)| Holding { effects, args: Vec::new(), tag })
+            })
+            .collect()
+    }
+
     /// The tags unit `i`'s statuses grant (`status Burning { grant Hurt }`): each held as long
     /// as the status is, its events and actions with it.
     pub(super) fn status_grants(&self, i: usize) -> Vec<TagUse> {
         let mut uses = Vec::new();
-        let Some(u) = self.state.units.get(i) else { return uses };
-        for a in &u.statuses {
-            let Some(id) = self.engine.ir.name_id(&a.status).filter(|_| self.engine.status_index(&a.status).is_some()) else {
-                continue;
-            };
-            if let Some((_, effects)) = self.engine.ir.effects.get(&id) {
-                self.grants(i, effects, &[], &mut uses);
-            }
+        for h in self.status_holdings(i) {
+            self.grants(i, h.effects, &[], &mut uses);
         }
         uses
     }
@@ -141,16 +149,10 @@ impl<'e> Battle<'e> {
         for item in u.equipped.iter().chain(accessory).filter_map(|n| engine.item(n)) {
             uses.extend(self.uses_of(&item.tags));
         }
-        let mut out: Vec<Holding<'e>> = u
-            .statuses
-            .iter()
-            .filter(|a| engine.status_index(&a.status).is_some())
-            .filter_map(|a| {
-                let tag = engine.ir.name_id(&a.status)?;
-                engine.ir.effects.get(&tag).map(|(_, effects)| Holding { effects, args: Vec::new(), tag })
-            })
-            .collect();
-        uses.extend(self.status_grants(i));
+        let mut out = self.status_holdings(i);
+        for h in &out {
+            self.grants(i, h.effects, &[], &mut uses);
+        }
         out.extend(self.expand(i, uses));
         out
     }

@@ -412,13 +412,16 @@ impl Battle<'_> {
     /// enemy it did not see stands there or holds it back (the ambush of tactics games under
     /// fog). A refused move would tell its side where unseen enemies stand, at no cost.
     pub fn ambushed_at(&self, i: usize, to: Tile, sight: &Sight) -> Option<Tile> {
-        if !sight.fogged() || self.reachable(i).ok()?.contains_key(&to) {
+        if !sight.fogged() {
+            return None;
+        }
+        let reach = self.reachable(i).ok()?;
+        if reach.contains_key(&to) {
             return None;
         }
         let way = self.path_seen(i, to, Some(sight))?;
         let mobility = self.mobility(i).ok()?;
         let truth = self.costs(i, mobility.0, &mobility, None).ok()?;
-        let reach = self.reachable(i).ok()?;
         let side = self.state.units.get(i)?.side;
         let mut stop = *way.first()?;
         for t in way.iter().skip(1) {

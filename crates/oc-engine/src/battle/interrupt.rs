@@ -113,10 +113,7 @@ impl Battle<'_> {
     /// unit out of sight in the way changed what the forecast said.
     pub fn before_the_attack(&self, i: usize, to: super::Tile, target: usize, sight: &super::Sight) -> Before {
         let moved = match self.state.units.get(i) {
-            Some(u) if u.pos != to => {
-                let reach = if sight.fogged() { self.reachable_as_seen(i, sight) } else { self.reachable(i) };
-                reach.ok().and_then(|r| r.get(&to).copied()).unwrap_or(0)
-            }
+            Some(u) if u.pos != to => self.reachable_as_seen(i, sight).ok().and_then(|r| r.get(&to).copied()).unwrap_or(0),
             _ => 0,
         };
         let mut copy = self.fork(Some(0));

@@ -343,7 +343,11 @@ impl Battle<'_> {
 
     /// [`Battle::reachable`] as the unit's side believes it under fog: units out of `sight`
     /// neither block the way nor hold a tile (moving there is refused when the turn is played).
+    /// Without fog, [`Battle::reachable`] itself.
     pub fn reachable_as_seen(&self, i: usize, sight: &Sight) -> Result<Reach, BattleError> {
+        if !sight.fogged() {
+            return self.reachable(i);
+        }
         let mobility = self.mobility(i)?;
         self.reach(i, mobility.0, &mobility, Some(sight))
     }

@@ -202,10 +202,7 @@ fn side_of(f: &oc_engine::SideForecast, u: Option<&Combatant>) -> ForecastSide {
         damage: f.damage,
         crit_damage: f.crit_damage,
         strikes: f.strikes,
-        rolled: match (f.damage_distribution.keys().next(), f.damage_distribution.keys().next_back()) {
-            (Some(lo), Some(hi)) => Some((f.damage_distribution.iter().map(|(d, p)| *d as f64 * p).sum(), *lo, *hi)),
-            _ => None,
-        },
+        rolled: f.rolled(),
     }
 }
 
