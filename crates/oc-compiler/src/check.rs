@@ -17,6 +17,7 @@ use oc_model::conformance::{Context, Place};
 mod roster;
 mod ruleset;
 mod tags;
+mod unread;
 
 /// Checks and lowers one compilation: `items` are every item but the classes and items, which
 /// come in source order in `class_defs` and `item_defs`. Last, the `misread` pieces (see there).
@@ -59,6 +60,7 @@ pub(crate) fn check<'a>(
     let lowered_items = c.lower_items(&tags);
     let classes = c.lower_classes(&ruleset.basic_tags);
     c.unwieldable_warnings();
+    c.unread_warnings(items, &ruleset);
     let rules = m::Rules {
         format_version: m::FORMAT_VERSION,
         ruleset,
@@ -426,6 +428,18 @@ impl<'a> Checker<'a> {
                         format!("`{}` {what} but does not say what it becomes", t.name.value),
                     )
                     .with_help("add `becomes Floor` (or the terrain it turns into)"),
+                );
+            }
+            // The battle opens a door; it strikes down only what no key opens.
+            if let (Some(hp), Some(key)) = (t.hp.first(), t.opened_by.first()) {
+                self.error(
+                    Diagnostic::error(
+                        TERRAIN_DESTRUCTIBLE,
+                        hp.span,
+                        format!("`{}` is opened by `{}` and also has hit points", t.name.value, key.value),
+                    )
+                    .with_secondary(key.span, "opened here")
+                    .with_help("a door is opened, a wall struck down: keep `opened_by` or `hp`, or make two terrains"),
                 );
             }
             let mut opened_by = Vec::new();

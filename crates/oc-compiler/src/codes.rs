@@ -237,13 +237,14 @@ routed the holder), every unit in the exchange events (attacked, hit, miss, crit
 clear at start_of_round; terrain heals at end_of_turn. roll(...) of a named combat die only \
 inside combat (formulas and `when` blocks).\n\nExample:\n    tag Healer on class { heal(self, \
 2) }\n\nFix: move the effect where it happens: `on activated { heal(self, 2) }`.";
-    ACTION_REACH = "oc::action::reach", "an action's reach leaves out the user its target names",
+    ACTION_REACH = "oc::action::reach", "an action's reach leaves out what its target names",
 "`target self` and `target self_or_ally` name the user itself, which stands 0 tiles from itself. \
 An action's reach is `within MIN..MAX` (`within N` alone is `N..N`), so a least distance above 0 \
 leaves the user out: `target self within 1` can never be taken, and `target self_or_ally within 1` \
-reaches allies only.\n\nExample:\n    consumable Salve { use { action { target self_or_ally within 1 \
+reaches allies only. A reach whose nearer bound is past its farther one (`within 3..1`) \
+reaches no tile at all.\n\nExample:\n    consumable Salve { use { action { target self_or_ally within 1 \
 heal(target, 1) } } }\n\nFix: start the reach at 0 (`within 0..1`: the user or an adjacent ally), or \
-write `target ally` if the user is not meant.";
+write `target ally` if the user is not meant; write the nearer bound first (`within 1..3`).";
     ACTION_SEQUENCE = "oc::action::sequence", "an action's step in the sequence of play cannot be taken",
 "`sequence N` makes a tag's action a step of the activation's strict sequence of play (seed 003: \
 \"1. Search 2. Declare Melee Attacks 3. Change Formation 4. Move\"): a turn takes it in `before`, \
@@ -256,8 +257,9 @@ leave it out.";
 at least 1.\n\nFix: add the missing movement types or correct the cost.";
     TERRAIN_DESTRUCTIBLE = "oc::terrain::destructible", "a destructible or openable terrain is incomplete",
 "A terrain with `hp` must say what it `becomes` when destroyed (Wall -> Floor, Snag -> \
-Bridge, each 30 HP); a door with `opened_by` must also say what it becomes.\n\nFix: add \
-the missing `becomes` (or `hp`).";
+Bridge, each 30 HP); a door with `opened_by` must also say what it becomes. A terrain is \
+struck down or opened, not both: a door's hit points would never be read.\n\nFix: add \
+the missing `becomes` (or `hp`); keep `hp` or `opened_by`, not both.";
     DICE_SIZE = "oc::dice::size", "dice too large to work out exactly",
 "Forecasts are exact: every value a roll can take is enumerated with its probability. A die \
 shape may take at most 100,000 distinct values, and a keep-highest/lowest pool may track at \
@@ -401,6 +403,17 @@ and its accessory, never from what it carries to use. So it is an error.\n\nExam
 consumable Tonic { def += 3 cost 10 use { heal(self, 5) } }   // def += 3 never holds\n\n\
 Fix: put what the item does in `use { ... }` (`inflict(self, Shielded)` with a status that \
 holds the modifier), or make it an accessory, whose modifiers hold while it is carried.";
+    RULES_UNREAD = "oc::rules::unread", "a rule is declared where nothing reads it",
+"The engine reads some declarations only through others: a weapon `triangle` where an \
+expression reads `triangle` (the combat formulas, a `when`), an action's `cost` where the \
+turn's formulas price steps by it (`cost`, `priced`) or the action is charged, a terrain's \
+`elevation` where the ruleset's `situations` name the `ground` attribute, and `blocks_sight` \
+where the turn block says `line_of_sight`. Written without its reader the declaration changes \
+nothing in any game, so it is a warning (the standard library's own shared terrain is not \
+warned of).\n\nExample:\n    triangle { Blade > Hatchet > Pike > Blade }   // and no formula \
+reads `triangle`\n\nFix: read it (`hit = roll(hit) <= attacker.skl + triangle`, `turn { spend \
+stamina step_cost = max(1, cost) }`, `situations { ground height }`, `turn { line_of_sight }`), \
+or remove the declaration.";
     INTERNAL = "oc::internal", "the checker met something it did not expect",
 "This is a bug in oc, not in your rules. Please report it with the file that triggers it.";
 }

@@ -151,6 +151,12 @@ pub(crate) struct Notes {
     pub shifter_tags: HashSet<String>,
     /// Combat formulas that read a roll, directly or through earlier formulas.
     pub rolling_formulas: HashSet<String>,
+    /// Whether an expression reads `triangle` (else a declared triangle changes nothing).
+    pub reads_triangle: bool,
+    /// Whether a turn formula reads an action's price (`cost` or `priced`).
+    pub reads_action_cost: bool,
+    /// Where an action without `charge` gives a `cost`: read only by the turn's formulas.
+    pub action_costs: Vec<Span>,
 }
 
 /// One compilation's checker: its symbols, its diagnostics, its notes, and the classes and

@@ -156,6 +156,9 @@ impl<'a> Checker<'a> {
 
     fn name(&mut self, n: &str, e: &ast::Expr, scope: &Scope, expected: Option<&Type>) -> Typed {
         if let Some((_, ty)) = scope.params.iter().find(|(p, _)| p == n) {
+            if scope.place == Place::Step && matches!(n, "cost" | "priced") {
+                self.notes.reads_action_cost = true;
+            }
             return (m::Expr::Param(n.to_string()), Some(ty.clone()));
         }
         if let Some(u) = unit_named(n) {
@@ -176,6 +179,7 @@ impl<'a> Checker<'a> {
                 if !has {
                     return self.not_here(e.span, &format!("`{name}`"), kind, scope);
                 }
+                self.notes.reads_triangle |= name == "triangle";
                 return (expr, Some(Type::Int));
             }
         }

@@ -410,6 +410,11 @@ impl Workspace {
         if !misread.is_empty() {
             return (Compilation { rules: None, partial: None, diagnostics: Vec::new(), files: Vec::new() }, misread);
         }
+        // The standard library's shared world (terrain, the triangle) serves rulesets that read
+        // only part of it: what one of them leaves unread is no finding of the user's.
+        found.retain(|d| {
+            d.code != codes::RULES_UNREAD || self.file(d.span.file).is_none_or(|f| !f.path.starts_with(stdlib::PREFIX))
+        });
         diagnostics.append(&mut found);
         if !scenario_defs.is_empty() || !army_defs.is_empty() {
             let mut lowered = scenario::lower_scenarios(&scenario_defs, &partial, &mut diagnostics);

@@ -93,6 +93,19 @@ impl<'a> Checker<'a> {
                 };
                 let min_range = a.target.as_ref().and_then(|t| range(self, &t.min));
                 let max_range = a.target.as_ref().and_then(|t| range(self, &t.max));
+                // `within 3..1` reaches no tile at all.
+                if let (Some(m::Expr::Const(m::Value::Int(lo))), Some(m::Expr::Const(m::Value::Int(hi))), Some(t)) =
+                    (&min_range, &max_range, &a.target)
+                {
+                    if lo > hi {
+                        let span = t.min.as_ref().zip(t.max.as_ref()).map_or(t.kind.span, |(l, h)| l.span.to(h.span));
+                        self.error(
+                            Diagnostic::error(ACTION_REACH, span, format!("the reach {lo}..{hi} is empty"))
+                                .with_label(format!("no tile is at least {lo} and at most {hi} tiles away"))
+                                .with_help(format!("write the nearer bound first: `within {hi}..{lo}`")),
+                        );
+                    }
+                }
                 // `self` and `self_or_ally` name the user, 0 tiles from itself: a least distance
                 // written above 0 leaves it out (`within N` alone is `N..N`).
                 if matches!(target, m::ActionTarget::SelfOnly | m::ActionTarget::SelfOrAlly) {
@@ -132,6 +145,9 @@ impl<'a> Checker<'a> {
                 }
                 // `cost`: read where its range is, before a target is chosen (the step prices it).
                 let cost = a.cost.as_ref().and_then(|e| range(self, &Some((**e).clone())));
+                if let (Some(e), None) = (&a.cost, &a.charge) {
+                    self.notes.action_costs.push(e.span);
+                }
                 let charge = a.charge.as_ref().and_then(|r| {
                     if self.syms.resources.iter().any(|x| *x == r.value.as_str()) {
                         Some(r.value.to_string())

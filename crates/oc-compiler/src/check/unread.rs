@@ -1,0 +1,57 @@
+//! Declarations the engine reads only through another declaration (`oc::rules::unread`): a
+//! weapon triangle without an expression reading `triangle`, an action's `cost` without a turn
+//! formula pricing steps by it, a terrain's `elevation` without `situations { ground ... }`,
+//! `blocks_sight` without `line_of_sight`. Warnings, given once every item is lowered (a `when`
+//! of any tag may read `triangle`).
+
+use oc_diag::Diagnostic;
+use oc_model as m;
+use oc_syntax::ast;
+
+use crate::codes::RULES_UNREAD;
+use crate::env::Checker;
+
+impl Checker<'_> {
+    pub(super) fn unread_warnings(&mut self, items: &[&ast::Item], ruleset: &m::Ruleset) {
+        let mut warnings = Vec::new();
+        if !self.notes.reads_triangle {
+            for item in items {
+                let ast::Item::Triangle(t) = item else { continue };
+                warnings.push(
+                    Diagnostic::warning(RULES_UNREAD, t.span, "nothing reads this weapon triangle")
+                        .with_label("no combat formula or `when` reads `triangle`")
+                        .with_help("add `triangle` where it counts (`hit = roll(hit) <= attacker.skl + triangle`), or remove the triangle"),
+                );
+            }
+        }
+        if !self.notes.reads_action_cost {
+            for span in std::mem::take(&mut self.notes.action_costs) {
+                warnings.push(
+                    Diagnostic::warning(RULES_UNREAD, span, "nothing reads this action's `cost`")
+                        .with_label("no turn formula reads `cost` or `priced`, and the action has no `charge`")
+                        .with_help("price steps by it in the ruleset's turn (`spend stamina` and `step_cost = max(1, cost)`), or drop the cost"),
+                );
+            }
+        }
+        let ground = ruleset.situations.as_ref().is_some_and(|s| s.ground.is_some());
+        let sight = ruleset.turn.line_of_sight;
+        for name in &self.syms.terrains.order {
+            let Some(t) = self.syms.terrains.get(name) else { continue };
+            if let Some(e) = t.elevation.first().filter(|e| e.value != 0 && !ground) {
+                warnings.push(
+                    Diagnostic::warning(RULES_UNREAD, e.span, format!("nothing reads `{name}`'s elevation"))
+                        .with_label("the ruleset's `situations` name no `ground` attribute")
+                        .with_help("name the Int attribute that holds it in the ruleset (`situations { ground height }`), or drop `elevation`"),
+                );
+            }
+            if let Some(span) = t.blocks_sight.filter(|_| !sight) {
+                warnings.push(
+                    Diagnostic::warning(RULES_UNREAD, span, format!("nothing reads whether `{name}` blocks sight"))
+                        .with_label("the turn block has no `line_of_sight`; fog of war sees by distance")
+                        .with_help("add `line_of_sight` to the ruleset's `turn { ... }`, or drop `blocks_sight`"),
+                );
+            }
+        }
+        self.sink.diags.extend(warnings);
+    }
+}
