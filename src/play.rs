@@ -152,6 +152,10 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
     for (class, bs, b, ws, w) in &summary {
         noteln!("{class:<16} {:<40} {:<40}", format!("{b} ({:+.0}%)", bs * 100.0), format!("{w} ({:+.0}%)", ws * 100.0));
     }
+    let unarmed = matrix::unarmed(&engine, &args.classes);
+    if !unarmed.is_empty() {
+        noteln!("no weapon to attack with (staves only, or none): {}", unarmed.join(", "));
+    }
     noteln!(
         "{count} exact forecasts in {:.2?}{}",
         started.elapsed(),

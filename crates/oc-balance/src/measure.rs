@@ -202,23 +202,21 @@ fn measure_one(engine: &Engine, unit: &UnitSpec, roster: &[(UnitSpec, Fighter)],
     Measured { unit: unit.clone(), matchups, exchange, duel }
 }
 
-/// Whether a weapon is a staff (its type says so): staves are used on allies, and are not
-/// priced by how they strike enemies.
+/// Whether a weapon is a staff (its type says so): staves are used on the unit they target,
+/// and are not priced by how they strike enemies.
 pub fn is_staff(engine: &Engine, item: &oc_model::Item) -> bool {
-    item.weapon_type.as_ref().is_some_and(|t| engine.rules.weapon_types.iter().any(|w| &w.name == t && w.staff))
+    engine.is_staff(item)
 }
 
 /// The weapons `class` may fight with: those it may wield, staves aside.
 pub fn fighting_weapons<'e>(engine: &'e Engine, class: &str) -> Vec<&'e oc_model::Item> {
-    engine.weapons_for(class).into_iter().filter(|w| !is_staff(engine, w)).collect()
+    engine.fighting_weapons(class)
 }
 
-/// The weapon a class is measured with: the first of its kit it may fight with, else the first
-/// weapon it may fight with.
+/// The weapon a class is measured with: the engine's kit weapon ([`Engine::kit_weapon`]) where
+/// it may fight with it (a class of staves alone is not measured).
 pub fn kit_weapon(engine: &Engine, class: &str) -> Option<String> {
-    let fighting = fighting_weapons(engine, class);
-    let kit = engine.rules.class(class).map(|c| c.kit.as_slice()).unwrap_or_default();
-    kit.iter().find(|k| fighting.iter().any(|w| &w.name == *k)).cloned().or_else(|| fighting.first().map(|w| w.name.to_string()))
+    engine.kit_weapon(class).filter(|w| engine.item(w).is_some_and(|i| !engine.is_staff(i)))
 }
 
 /// The roster every unit is measured against: each class with its kit weapon.

@@ -59,6 +59,7 @@ pub(crate) fn check<'a>(
     // Items first: a class's kit is checked against them.
     let lowered_items = c.lower_items(&tags);
     let classes = c.lower_classes(&ruleset.basic_tags);
+    c.exclusive_kits(&lowered_items);
     c.unwieldable_warnings();
     c.unread_warnings(items, &ruleset);
     let rules = m::Rules {

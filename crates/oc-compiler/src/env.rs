@@ -157,6 +157,8 @@ pub(crate) struct Notes {
     pub reads_action_cost: bool,
     /// Where an action without `charge` gives a `cost`: read only by the turn's formulas.
     pub action_costs: Vec<Span>,
+    /// Each class's kit items as written (class, item, where), checked once items are lowered.
+    pub kits: Vec<(String, String, Span)>,
 }
 
 /// One compilation's checker: its symbols, its diagnostics, its notes, and the classes and

@@ -336,7 +336,13 @@ pub fn classes(input: &Input, search: &mut Vec<Entry>) -> Page {
             types.iter().flat_map(|t| weapons_of.get(t.as_str()).into_iter().flatten().copied()).collect();
         found.sort_unstable();
         found.dedup();
-        let weapons: Vec<&str> = found.iter().filter_map(|i| rules.items.get(*i)).map(|i| i.name.as_str()).collect();
+        // Not another class's own (Exclusive(Class)): the armies' rule says who may use it.
+        let weapons: Vec<&str> = found
+            .iter()
+            .filter_map(|i| rules.items.get(*i))
+            .filter(|i| oc_compiler::scenario::item_refusals(c, i, None).is_empty())
+            .map(|i| i.name.as_str())
+            .collect();
         if !weapons.is_empty() {
             facts.push(("Weapons of its types".to_string(), names_capped(rules, Kind::Item, weapons)));
         }

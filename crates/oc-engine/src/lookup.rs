@@ -136,14 +136,31 @@ impl Engine {
     }
 
     /// The weapon a unit of `class` fights with unless told otherwise: the first weapon of its
-    /// kit, else the first weapon it may wield.
+    /// kit it may fight with (staves aside), else the first it may fight with; a class of staves
+    /// alone holds the first weapon of its kit, else the first it may wield.
     pub fn kit_weapon(&self, class: &str) -> Option<String> {
         let c = self.class(class)?;
+        let fighting = self.fighting_weapons(class);
+        let weapon = |i: &&String| self.item(i).is_some_and(|i| i.kind == m::ItemKind::Weapon);
         c.kit
             .iter()
-            .find(|i| self.item(i).is_some_and(|i| i.kind == m::ItemKind::Weapon))
+            .find(|k| fighting.iter().any(|w| w.name.as_str() == k.as_str()))
             .cloned()
+            .or_else(|| fighting.first().map(|w| w.name.to_string()))
+            .or_else(|| c.kit.iter().find(weapon).cloned())
             .or_else(|| self.weapons_for(class).first().map(|w| w.name.to_string()))
+    }
+
+    /// Whether a weapon is a staff (its type says so): staves heal or lay statuses on the unit
+    /// they target, and never strike or counter.
+    pub fn is_staff(&self, item: &m::Item) -> bool {
+        item.weapon_type.as_ref().is_some_and(|t| self.rules.weapon_types.iter().any(|w| &w.name == t && w.staff))
+    }
+
+    /// The weapons `class` may fight with: those it may wield ([`Engine::weapons_for`]), staves
+    /// aside.
+    pub fn fighting_weapons(&self, class: &str) -> Vec<&m::Item> {
+        self.weapons_for(class).into_iter().filter(|w| !self.is_staff(w)).collect()
     }
 
     /// The weapons a class can wield, in the order the rules list them.

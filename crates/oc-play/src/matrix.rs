@@ -1,4 +1,4 @@
-//! `oc matrix`: every class with each weapon it can wield against every class with its kit
+//! `oc matrix`: every class with each weapon it may fight with (staves aside) against every class with its kit
 //! weapon, by exact forecast: the CSV rows (`oc_project::output::MATRIX_HEADER`), each class's
 //! best and worst matchup and the heat map's rout chances. The classes are shared out among the
 //! cores and put back in the rules' order, so the output is the same whatever the threads.
@@ -36,6 +36,19 @@ pub fn unknown_classes(engine: &Engine, classes: &[String]) -> Vec<(String, Opti
         .collect()
 }
 
+/// The attacking `classes` (all when empty) with no weapon they may fight with: they have no
+/// rows of their own (a class of staves alone still defends in the others' rows).
+pub fn unarmed(engine: &Engine, classes: &[String]) -> Vec<String> {
+    engine
+        .rules
+        .classes
+        .iter()
+        .filter(|c| classes.is_empty() || classes.iter().any(|n| *n == c.name.as_str()))
+        .filter(|c| engine.fighting_weapons(&c.name).is_empty())
+        .map(|c| c.name.to_string())
+        .collect()
+}
+
 /// The matrix of the attacking `classes` (all when empty), at `distance` or each weapon's
 /// nearest range.
 pub fn measure(engine: &Engine, classes: &[String], distance: Option<i64>) -> Matrix {
@@ -61,7 +74,8 @@ pub fn measure(engine: &Engine, classes: &[String], distance: Option<i64>) -> Ma
         // (score, weapon, defender index): the label is written once, at the end.
         let mut best: Option<(f64, &str, usize)> = None;
         let mut worst: Option<(f64, &str, usize)> = None;
-        for w in engine.weapons_for(&c.name) {
+        // Staves heal or lay statuses, never strike: a class attacks with what it may fight with.
+        for w in engine.fighting_weapons(&c.name) {
             let Ok(a) = engine.prepare(&Loadout::new(&c.name, Some(&w.name))) else { continue };
             let Some((lo, hi)) = engine.reach(&c.name, &w.name) else { continue };
             let distance = match distance {

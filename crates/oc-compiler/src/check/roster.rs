@@ -324,6 +324,7 @@ impl<'a> Checker<'a> {
                     );
                 }
             }
+            self.notes.kits.push((c.name.value.to_string(), name.value.to_string(), name.span));
             out.push(name.value.to_string());
         }
         if out.len() > self.syms.inventory as usize {
@@ -504,6 +505,30 @@ impl<'a> Checker<'a> {
             }
         }
         Some(m::Range { min, max })
+    }
+
+    /// A kit's item exclusive to another class (seed 000's Exclusive(Class): "Can only be used
+    /// by the tagged Class"): the class could never use what it is hired with. Checked once the
+    /// items are lowered, with the armies' own rule (`scenario::armies::item_refusals`).
+    pub(super) fn exclusive_kits(&mut self, items: &[m::Item]) {
+        for (class, item, span) in std::mem::take(&mut self.notes.kits) {
+            let Some(it) = items.iter().find(|i| i.name == item) else { continue };
+            for t in &it.tags {
+                for arg in &t.args {
+                    let m::Value::Name { ty: m::Type::Class, name } = arg else { continue };
+                    if name.as_str() != class {
+                        self.error(
+                            Diagnostic::error(
+                                CLASS_KIT,
+                                span,
+                                format!("`{class}` cannot use `{item}`: it is exclusive to {name}"),
+                            )
+                            .with_help(format!("hire a {class} with an item it may use, or give `{item}` to a {name}")),
+                        );
+                    }
+                }
+            }
+        }
     }
 
     pub(super) fn unwieldable_warnings(&mut self) {
