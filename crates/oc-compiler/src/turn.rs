@@ -31,7 +31,7 @@ impl Checker<'_> {
         if let Some(extra) = rs.resources.get(m::MAX_RESOURCES) {
             self.error(
                 Diagnostic::error(TURN_RULES, extra.name.span, format!("more than {} resources", m::MAX_RESOURCES))
-                    .with_help("a unit holds at most four pools; fold the others into attributes"),
+                    .with_help(format!("a unit holds at most {} pools; fold the others into attributes", m::MAX_RESOURCES)),
             );
         }
         for r in rs.resources.iter().take(m::MAX_RESOURCES) {

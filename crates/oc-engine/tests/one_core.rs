@@ -99,7 +99,10 @@ fn stamina(edit: impl Fn(&str) -> String) -> (Rules, BattleMap) {
     files.insert("caer.oc".to_string(), scenario.replace("import \"std:stamina\"", "import \"stamina.oc\""));
     let mut ws = Workspace::new();
     let (c, _) = ws.compile(&mut files.into_iter().collect::<MemoryHost>(), &["caer.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    // The standard library's shared world, copied here as the project's own, has walls that
+    // block sight for rulesets with `line_of_sight`: unread by stamina, so warned of.
+    let found: Vec<_> = c.diagnostics.iter().filter(|d| d.code != "oc::rules::unread").collect();
+    assert!(found.is_empty(), "{found:#?}");
     let rules = c.rules.unwrap();
     let (parsed, diags) = oc_atlas::parse(oc_diag::FileId(0), &map_text);
     assert!(diags.is_empty(), "{diags:?}");
@@ -118,7 +121,8 @@ fn caer_pelyn(rules: Rules, map: &BattleMap, seed: u64) -> Vec<Record> {
     play(&engine, s, map, [a, d], seed, &mut sides).unwrap().1
 }
 
-const STEP_ALLOWED: &str = "step_allowed = not (moved > 0 and moves >= 3) and not (acts and not attacks and repeats >= 1)";
+const STEP_ALLOWED: &str =
+    "step_allowed = not (moved > 0 and moves + self.stood >= 3) and not (acts and not attacks and repeats >= 1)";
 
 #[test]
 fn a_step_formula_reading_promoted_changes_nothing_where_nobody_is_promoted() {

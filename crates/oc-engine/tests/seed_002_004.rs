@@ -218,3 +218,44 @@ fn stamina_spent_on_a_reaction_is_read_by_the_strikes_after_it() {
     assert_eq!(f.attacker_damage_taken, 0.0, "{f:?}");
     agrees(&parry(&e, &a, &spent), "a riposte after Stamina is spent");
 }
+
+/// Parry: "While a melee weapon is equipped, roll Strength in response to being attacked in
+/// melee ... If the attack fails to inflict a wound, you can immediately make a free attack of
+/// your own against the unit." A shot from afar is not parried, and draws no riposte; in contact
+/// the parry and its riposte stand.
+#[test]
+fn parry_answers_a_blow_in_melee_not_a_shot() {
+    let e = ruleset("stamina");
+    let (archer, duelist) = (u("Archer:Longbow"), u("Duelist:Longsword"));
+    let shot = Exchange::new(&e, &archer, &duelist, 3).unwrap().with_reaction(Some("Parry")).unwrap();
+    let parried = shot.forecast();
+    let plain = Exchange::new(&e, &archer, &duelist, 3).unwrap().with_reaction(Some("none")).unwrap().forecast();
+    assert_eq!(parried.attacker_damage_taken, 0.0, "no riposte at 3 spaces: {parried:?}");
+    assert_eq!(parried.defender_damage_taken, plain.defender_damage_taken, "no parry against a shot");
+    // In contact the Archer's dagger blow is parried, and the Duelist may strike back.
+    let (stab, sword) = (u("Archer:Dagger"), u("Duelist:Longsword"));
+    let melee = Exchange::new(&e, &stab, &sword, 1).unwrap().with_reaction(Some("Parry")).unwrap();
+    assert!(melee.forecast().attacker_damage_taken > 0.0, "{:?}", melee.forecast());
+    agrees(&melee, "a parry in contact");
+}
+
+/// Evade: "you'll have to roll Accuracy and compare the result to their Evasion. Accuracy for
+/// players is an Agility roll increased by your Evasion value. Outrolling or tying the enemy's
+/// Evasion value means your attack hits"; "When you try to evade as a player, you'll make an
+/// Evasion roll measured against the enemy's Accuracy value ... meet or beat the Accuracy value".
+#[test]
+fn evade_is_the_players_roll_accuracy_or_evasion() {
+    let e = ruleset("stamina");
+    let hit = |a: &str, d: &str| {
+        let (a, d) = (u(a), u(d));
+        Exchange::new(&e, &a, &d, 1).unwrap().with_reaction(Some("Evade")).unwrap().forecast().attacker.hit
+    };
+    // The Warrior, a player, rolls Accuracy: d6 + Evasion 3 against the Duelist's Evasion 5
+    // hits on 2 or more, 5/6.
+    assert!((hit("Warrior:Greatsword", "Duelist:Longsword") - 5.0 / 6.0).abs() < 1e-12);
+    // The Warrior evades a Thug's blow: d6 + 3 meets Accuracy 7 on 4 or more, so the Thug hits 1/2.
+    assert!((hit("Thug:Shortsword", "Warrior:Greatsword") - 0.5).abs() < 1e-12);
+    // Neither a player: the evader rolls, the Duelist's d10 + 5 against the Thug's Accuracy 7
+    // misses only on a 1.
+    assert!((hit("Thug:Shortsword", "Duelist:Longsword") - 0.1).abs() < 1e-12);
+}

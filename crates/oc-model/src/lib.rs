@@ -331,7 +331,7 @@ impl TurnRules {
 }
 
 /// The most resources a ruleset may declare.
-pub const MAX_RESOURCES: usize = 6;
+pub const MAX_RESOURCES: usize = 8;
 
 /// The longest time limit a scenario may have (`rounds N`): a game is played to its end, and one
 /// of more rounds is never played out (the battle bounds its turns; `oc tune` reads every limit

@@ -271,7 +271,13 @@ impl Exchange<'_> {
         let ripostes = reaction.is_some_and(|set| members(set).filter_map(|r| self.reaction(r)).any(|r| r.riposte));
         let dealt = o.deals_damage();
         let alive = after.hp.iter().all(|hp| *hp > 0);
-        if ripostes && !dealt && alive && !matches!(state.phase, Phase::Riposte { .. }) {
+        // A riposte is "a free attack of your own against the unit": struck with a weapon that
+        // may be used and reaches it.
+        let reaches = || {
+            let u = self.unit(struck, &after.statuses[struck]);
+            u.may_use_weapon() && u.in_range(self.distance)
+        };
+        if ripostes && !dealt && alive && !matches!(state.phase, Phase::Riposte { .. }) && reaches() {
             let resume = match after.phase {
                 Phase::Attack { side, left, stage, form } => Resume::Attack { side, left, stage, form },
                 Phase::Riposte { .. } | Phase::Done => Resume::Done,
