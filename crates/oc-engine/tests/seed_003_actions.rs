@@ -370,9 +370,10 @@ fn the_ais_disengage_a_unit_held_in_contact_that_cannot_strike() {
     for ai in ["greedy", "tactician", "planner"] {
         for seed in 0..3 {
             let mut b = arena::battle_seeded(&engine, &map, [&[(4, 2)], &[(5, 2), (9, 4)]], seed);
-            // Round 1: the crossbowmen shoot the braves next to them; everyone else waits.
+            // Round 1: the crossbowmen shoot the brave afar (not those in contact: "the minimum
+            // effective range"); everyone else waits.
             until_turn_of(&mut b, SideId::Attacker, &[]);
-            b.turn(attack(0, 1)).unwrap();
+            b.turn(attack(0, 2)).unwrap();
             while b.round == 1 {
                 let k = b.may_act(b.to_act)[0];
                 b.turn(arena::wait(k)).unwrap();

@@ -61,7 +61,11 @@ fn the_range_classes_are_data_with_p4_as_the_seed_gives_it() {
         assert_eq!(t.cells.len(), 7, "{table}");
         assert_eq!(format!("{:?}", t.cells[3]), format!("{:?}", oc_model::Value::Int(p4)), "{table}");
     }
-    // The longbow shoots from contact ("the minimum effective range is 3"": one tile).
+    // "the minimum effective range is 3"", and figures in contact stand at 0" (melee's "0"
+    // (figures must be in base-to-base contact)"): the longbow does not shoot a figure in contact
+    // (1 tile), and shoots from 2 tiles; the blunderbuss (P1, 0") shoots in contact.
     let e = engine();
-    assert!(Exchange::new(&e, &u("ElvenBowWoman", "Longbow"), &u("Savage", "Shortsword"), 1).is_ok());
+    assert!(Exchange::new(&e, &u("ElvenBowWoman", "Longbow"), &u("Savage", "Shortsword"), 1).is_err());
+    assert!(Exchange::new(&e, &u("ElvenBowWoman", "Longbow"), &u("Savage", "Shortsword"), 2).is_ok());
+    assert!(Exchange::new(&e, &u("DwarfGunner", "Blunderbuss"), &u("Savage", "Shortsword"), 1).is_ok());
 }

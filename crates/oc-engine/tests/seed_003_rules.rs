@@ -154,7 +154,9 @@ fn a_projectile_attack_gives_its_target_no_chance_to_activate() {
         "army A for Arena attacker { unit Bow: ElvenBowWoman { items Longbow } unit Bow2: ElvenBowWoman { items Longbow } }\n\
                   army D for Arena defender { unit Brave: Savage { items Shortsword } unit Brave2: Savage { items Shortsword } }";
     let (engine, map) = compiled(armies);
-    for (at, seed) in [((4, 2), 1), ((2, 2), 2), ((4, 2), 3), ((1, 2), 4)] {
+    // From 2 tiles and more: a longbow does not shoot a figure in contact (its minimum
+    // effective range, 3").
+    for (at, seed) in [((3, 2), 1), ((2, 2), 2), ((3, 2), 3), ((1, 2), 4)] {
         let mut b = arena::battle_seeded(&engine, &map, [&[at, (0, 4)], &[(5, 2), (9, 4)]], seed);
         while b.to_act != SideId::Attacker {
             let k = b.may_act(b.to_act)[1.min(b.may_act(b.to_act).len() - 1)];
