@@ -139,13 +139,15 @@ fn skirmish_initiative_is_the_maneuver_points_rolled_at_least_one() {
         .iter()
         .flat_map(|a| &a.units)
         .map(|u| match u.class.as_str() {
-            "Lord" | "Champion" | "Dragon" => 3,
+            // "4 points unit are considered LVL 10+": four dice.
+            "Lord" | "Dragon" => 4,
+            "Champion" => 3,
             "Militia" | "Slinger" => 1,
             _ => 2,
         })
         .collect();
     // counts[n dice][initiative]
-    let mut counts = [[0u64; 5]; 4];
+    let mut counts = [[0u64; 6]; 5];
     let battles = 20_000u64;
     for seed in 0..battles {
         let b = Battle::new(&engine, &s, &map, armies, [&deploy[0], &deploy[1]], seed).unwrap();
@@ -173,7 +175,7 @@ fn skirmish_initiative_is_the_maneuver_points_rolled_at_least_one() {
         let c = (0..k).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1));
         c * (1.0f64 / 6.0).powi(k as i32) * (5.0f64 / 6.0).powi((n - k) as i32)
     };
-    for n in 1..=3u32 {
+    for n in 1..=4u32 {
         let total: u64 = counts[n as usize].iter().sum();
         assert!(total > 10_000, "{n} dice: {total} samples");
         for init in 1..=n {

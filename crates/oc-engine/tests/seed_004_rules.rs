@@ -348,6 +348,30 @@ fn a_unit_in_the_dark_hides_a_target_only_in_the_battle() {
     assert_eq!(b.cover_as_seen((0, 2), (5, 2), &b.sight(SideId::Attacker)), 1);
 }
 
+/// "All units are rolled and the initiative of a unit is the total of maneuver points it rolled";
+/// "Each time a PLAYER rolls an ID Icon, that player gains 1 luck point": the initiative roll
+/// gives the Lord (a player) a point per ID icon, each round; a troop none.
+#[test]
+fn the_initiative_roll_gives_a_player_luck_for_its_id_icons() {
+    let armies = "army A for Arena attacker { unit Hal: Lord { items Sword } }\n\
+                  army D for Arena defender { unit Vic: Veteran { items Sword } }";
+    let (engine, map) = compiled(armies);
+    let mut total = 0;
+    for seed in 0..40 {
+        let b = arena::battle_seeded(&engine, &map, [&[(0, 2)], &[(5, 2)]], seed);
+        // "1" then a digit per icon: a roll was made.
+        let roll = b.resource(0, "initiative_roll").unwrap() - 100_000;
+        assert!((0..100_000).contains(&roll), "seed {seed}: {roll}");
+        // Four dice; every icon but an ID adds a digit.
+        let others: i64 = (0..5).map(|k| roll / 10i64.pow(k) % 10).sum();
+        assert_eq!(b.resource(0, "luck"), Some(4 - others), "seed {seed}: roll {roll}");
+        assert_eq!(b.resource(0, "initiative"), Some((roll / 10 % 10).max(1)), "seed {seed}");
+        assert_eq!(b.resource(1, "luck"), Some(0), "a Veteran is no player");
+        total += 4 - others;
+    }
+    assert!(total > 0, "some ID icon in 40 rolls of four dice");
+}
+
 /// The number of `icon` faces in the words of one roll ("1 melee, 2 id").
 fn icons(roll: &str, icon: &str) -> i64 {
     roll.split(", ").filter_map(|w| w.strip_suffix(&format!(" {icon}"))).filter_map(|n| n.parse::<i64>().ok()).sum()
@@ -361,8 +385,8 @@ fn a_player_gains_luck_for_each_id_icon_and_spends_it_to_reroll_his_die() {
     let e = skirmish();
     let lord = u("Lord", "Sword");
     let veteran = u("Veteran", "Sword");
-    // `luck` is the ruleset's second resource, after initiative.
-    let luck = |r: &oc_engine::Resolution, side: usize| r.resources[side].get(1).copied().unwrap();
+    // `luck` is the ruleset's third resource, after the initiative roll and initiative.
+    let luck = |r: &oc_engine::Resolution, side: usize| r.resources[side].get(2).copied().unwrap();
     // Without luck to spend: one roll each, and the Lord gains one point per ID icon it showed.
     let x = Exchange::new(&e, &lord, &veteran, 1).unwrap();
     let n = 4000;
@@ -377,9 +401,10 @@ fn a_player_gains_luck_for_each_id_icon_and_spends_it_to_reroll_his_die() {
         assert_eq!(luck(&r, 1), 0, "a Veteran is no player: {shown}");
         gained += luck(&r, 0);
     }
-    // Three Health Dice, one face in six an ID icon: half a point a strike.
+    // Four Health Dice ("4 points unit are considered LVL 10+"), one face in six an ID icon:
+    // two thirds of a point a strike.
     let mean = gained as f64 / n as f64;
-    assert!((mean - 0.5).abs() < 0.05, "{mean}");
+    assert!((mean - 4.0 / 6.0).abs() < 0.05, "{mean}");
     // With a point to spend the Lord rerolls a roll that does worse than a fresh one on average:
     // more damage dealt, the point paid (and luck gained again only from the roll kept).
     let lucky = Loadout { resources: vec![("luck".into(), 1)], ..lord.clone() };

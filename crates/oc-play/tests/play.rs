@@ -47,6 +47,10 @@ fn play_one(c: &Client, steps_in_activation: &mut u32) -> bool {
     assert!(state["your_turn"].as_bool().unwrap(), "the AI plays within the request: {state}");
     let version = state["version"].as_u64().unwrap();
     let unit = state["may_act"][0].as_u64().expect("a unit to act");
+    // The steps counted are this activation's: a game resumed plays as the whole one did.
+    if state["active"].as_u64() != Some(unit) {
+        *steps_in_activation = 0;
+    }
     if state["active"].as_u64() == Some(unit) && *steps_in_activation >= 3 {
         *steps_in_activation = 0;
         c.ok("/api/end", json!({ "version": version, "unit": unit }));
