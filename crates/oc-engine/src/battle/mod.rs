@@ -407,7 +407,7 @@ impl<'e> Battle<'e> {
 
     /// `resumed`: the rest of a turn a move that came too near held (interrupt.rs), with the
     /// movement points the move spent.
-    fn turn_inner(&mut self, t: Turn, resumed: Option<i64>) -> Result<(), BattleError> {
+    fn turn_inner(&mut self, mut t: Turn, resumed: Option<i64>) -> Result<(), BattleError> {
         if self.state.outcome.is_some() {
             return Err(BattleError::refused(Rule::Over, "the battle is over"));
         }
@@ -503,9 +503,17 @@ impl<'e> Battle<'e> {
                 return Err(BattleError::refused(Rule::Move, format!("{} cannot reach {to:?} this turn", u.name)));
             };
             moved = cost;
+            // An attack the rules allow from there as things stand, asked before the move: what
+            // the move does may refuse it (a free attack on the way turns its striker to face
+            // the mover, whose shot from its zone is refused), and then the shot is held.
+            let shot = stepped && matches!(t.act, Act::Attack { .. }) && self.step_allowed_at(i, to, moved, &t.act);
             walked = self.walk(i, to);
             if to != u.pos {
                 walked.extend(self.opportunity_strikes(i));
+            }
+            // The move stands; the shot it made impossible is held (the note says why).
+            if shot && !self.step_allowed_at(i, to, moved, &t.act) {
+                t.act = Act::Wait;
             }
         }
         // Routed by a free attack on the way: the move ends there, and so does the turn's act.

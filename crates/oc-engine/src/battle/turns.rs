@@ -424,6 +424,14 @@ impl Battle<'_> {
         Some(Ok(cost))
     }
 
+    /// Whether the ruleset's `step_allowed` (where activations are steps) allows unit `i` the
+    /// step that moves to `at` for `moved` points and does `act`, as the battle stands.
+    pub(super) fn step_allowed_at(&self, i: usize, at: Tile, moved: i64, act: &Act) -> bool {
+        let Some(allowed) = &self.engine.ir.step_allowed else { return true };
+        let Some(scene) = self.scene(Cast { user: i, ..Cast::default() }, None) else { return true };
+        scene.holds(allowed, &self.step_vars(i, at, moved, act).params())
+    }
+
     /// The shots the rules refuse unit `i` standing at `at`: each enemy its side sees within its
     /// weapon's reach beyond contact that `step_allowed` refuses as an attack from there, with
     /// why, in words: what a turn without a shot logs, so a reader sees what held the unit.
