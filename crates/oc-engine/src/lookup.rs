@@ -50,6 +50,21 @@ impl Engine {
         self.attack_form
     }
 
+    /// The weapons a unit of `class` carries into an exchange as its other attack forms, as a
+    /// battle's unit carries its items (seed 003's "The wyvern has four attacks"): its kit's
+    /// weapons where the ruleset has attack forms (the attribute `attack_form`), else none.
+    pub fn kit_forms(&self, class: &str) -> Vec<crate::Atom> {
+        if self.attack_form.is_none() {
+            return Vec::new();
+        }
+        let Some(c) = self.class(class) else { return Vec::new() };
+        c.kit
+            .iter()
+            .filter(|i| self.item(i).is_some_and(|i| i.kind == m::ItemKind::Weapon))
+            .map(|i| crate::Atom::new(i))
+            .collect()
+    }
+
     /// The attributes `movement`, `movement_type` and `can_move`, where the ruleset has them
     /// (what `Battle::mobility` reads of every unit it moves).
     pub(crate) fn mobility_attrs(&self) -> [Option<u16>; 3] {

@@ -29,7 +29,9 @@ pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
         return Err(format!("no class `{class}` in these rules{hint}"));
     };
     let weapon = weapon.or_else(|| engine.kit_weapon(&c.name));
-    Ok(Loadout { class: Atom::new(class), weapon: weapon.map(Atom::from), ..Loadout::default() })
+    // Its kit's other attack forms strike too, as in a battle (a wyvern's bite, talons and tail).
+    let carried = engine.kit_forms(&c.name);
+    Ok(Loadout { class: Atom::new(class), weapon: weapon.map(Atom::from), carried, ..Loadout::default() })
 }
 
 /// `A`, `B` or `C`.

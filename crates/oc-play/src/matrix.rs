@@ -76,7 +76,8 @@ pub fn measure(engine: &Engine, classes: &[String], distance: Option<i64>) -> Ma
         let mut worst: Option<(f64, &str, usize)> = None;
         // Staves heal or lay statuses, never strike: a class attacks with what it may fight with.
         for w in engine.fighting_weapons(&c.name) {
-            let Ok(a) = engine.prepare(&Loadout::new(&c.name, Some(&w.name))) else { continue };
+            let attacker = Loadout { carried: engine.kit_forms(&c.name), ..Loadout::new(&c.name, Some(&w.name)) };
+            let Ok(a) = engine.prepare(&attacker) else { continue };
             let Some((lo, hi)) = engine.reach(&c.name, &w.name) else { continue };
             let distance = match distance {
                 Some(d) if (lo..=hi).contains(&d) => d,
