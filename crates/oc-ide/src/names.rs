@@ -28,6 +28,8 @@ pub enum Role {
     Attr,
     /// A bare name in an expression (see the module's documentation).
     Value,
+    /// A unit of the army written at this span (`joins NAME`: a unit of its own army).
+    Member(Span),
     Event,
     Verb,
 }
@@ -66,6 +68,9 @@ const WEAPON_TYPE: &[DefKind] = &[DefKind::WeaponType];
 const TERRAIN: &[DefKind] = &[DefKind::Terrain];
 const MOVEMENT: &[DefKind] = &[DefKind::Movement];
 const STATUS: &[DefKind] = &[DefKind::Status];
+const UNIT: &[DefKind] = &[DefKind::Unit];
+/// After `has`: a tag or a status.
+const TAG_OR_STATUS: &[DefKind] = &[DefKind::Tag, DefKind::Status];
 const SCENARIO: &[DefKind] = &[DefKind::Scenario];
 const STEP: &[DefKind] = &[DefKind::ScaleMember];
 const STAT: &[DefKind] = &[DefKind::Stat, DefKind::Base, DefKind::Resource];
@@ -124,7 +129,12 @@ impl<'a> Walk<'a> {
     }
 
     fn tag_ref(&mut self, r: &'a ast::TagRef) {
-        self.push(&r.name, Role::Use(TAG));
+        self.tag_ref_as(r, TAG);
+    }
+
+    /// A tag reference whose name may be one of `kinds` (`has` takes a tag or a status).
+    fn tag_ref_as(&mut self, r: &'a ast::TagRef, kinds: &'static [DefKind]) {
+        self.push(&r.name, Role::Use(kinds));
         self.out.calls.push(TagCall { name: &r.name, args: r.args.iter().map(|a| a.span).collect(), span: r.span });
         for (i, arg) in r.args.iter().enumerate() {
             let before = self.out.occurrences.len();
@@ -197,7 +207,7 @@ impl<'a> Walk<'a> {
             }
             ExprKind::Has(a, r) => {
                 self.expr(a);
-                self.tag_ref(r);
+                self.tag_ref_as(r, TAG_OR_STATUS);
             }
             ExprKind::If(a, b, c) => {
                 self.expr(a);
@@ -342,6 +352,51 @@ impl<'a> Walk<'a> {
         for t in &r.basic {
             self.tag_ref(t);
         }
+        // The advanced rules' blocks name tags, statuses, an attribute and a die.
+        for c in &r.courage {
+            for e in c.check.iter().chain(&c.losses).chain(&c.rally) {
+                self.expr(e);
+            }
+            for (tag, _) in &c.fear {
+                self.push(tag, Role::Use(TAG));
+            }
+        }
+        for l in &r.leadership {
+            self.uses(&l.general, TAG);
+            for (_, status) in &l.beyond {
+                self.push(status, Role::Use(STATUS));
+            }
+            for e in &l.save {
+                self.expr(e);
+            }
+        }
+        for s in &r.situations {
+            self.uses(&s.ground, STAT);
+            self.uses(s.flank.iter().chain(&s.rear).chain(&s.blind).chain(&s.mixed), STATUS);
+            for (tag, status) in &s.flying {
+                self.push(tag, Role::Use(TAG));
+                self.push(status, Role::Use(STATUS));
+            }
+        }
+        for w in &r.weather {
+            self.push(&w.dice, Role::Use(DICE));
+            for (_, status) in &w.faces {
+                self.push(status, Role::Use(STATUS));
+            }
+        }
+        for c in &r.charging {
+            for e in &c.with {
+                self.expr(e);
+            }
+        }
+        for f in &r.formations {
+            self.uses(&f.tags, TAG);
+        }
+        for a in &r.area {
+            for e in &a.within {
+                self.expr(e);
+            }
+        }
     }
 
     fn ratings(&mut self, blocks: impl IntoIterator<Item = &'a ast::RatingsBlock>) {
@@ -360,6 +415,18 @@ impl<'a> Walk<'a> {
                 self.cond(b);
             }
             Cond::Not(a, _) => self.cond(a),
+            // `rout "NAME"`: a unit of an army, named inside the quotes.
+            Cond::RoutUnit(u) => {
+                let inner =
+                    Span { file: u.span.file, start: u.span.start + 1, end: u.span.end.saturating_sub(1).max(u.span.start + 1) };
+                self.out.occurrences.push(Occurrence {
+                    name: &u.value,
+                    span: inner,
+                    role: Role::Use(UNIT),
+                    tag: None,
+                    arg_of: None,
+                });
+            }
             _ => {}
         }
     }
@@ -480,6 +547,9 @@ impl<'a> Walk<'a> {
                     self.push(&u.class, Role::Use(CLASS));
                     self.uses(&u.items, ITEM);
                     self.uses(&u.tags, TAG);
+                    if let Some(j) = &u.joins {
+                        self.push(j, Role::Member(a.span));
+                    }
                 }
             }
         }
@@ -576,7 +646,15 @@ pub fn resolve<'a>(db: &dyn crate::Db, scope: &Scope<'a>, path: &'a str, o: &Occ
             def.unwrap_or(Resolved::Unresolved)
         }
         Role::ParamDef => param(o.name).unwrap_or(Resolved::Unresolved),
-        Role::Use(kinds) => found(kinds).unwrap_or(Resolved::Unresolved),
+        // In a tag's body its parameters come first (`has t`, `grant a` of a `Tag` parameter).
+        Role::Use(kinds) => param(o.name).or_else(|| found(kinds)).unwrap_or(Resolved::Unresolved),
+        Role::Member(army) => scope
+            .all(o.name)
+            .iter()
+            .find(|(p, d)| {
+                *p == path && d.kind == DefKind::Unit && army.start <= d.name_span.start && d.name_span.end <= army.end
+            })
+            .map_or(Resolved::Unresolved, |(p, d)| Resolved::Def(p, (*d).clone())),
         Role::Attr => param(o.name).or_else(|| found(STAT)).unwrap_or(Resolved::Builtin(DefKind::Stat)),
         Role::Value => {
             if let Some(p) = param(o.name) {

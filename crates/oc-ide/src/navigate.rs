@@ -328,6 +328,9 @@ pub fn prepare_rename(db: &dyn Db, pos: FilePosition<'_>) -> Result<(usize, usiz
     Ok((start, end, target))
 }
 
+/// The words an expression reads as the engine's own values (besides the units, `self`...).
+const READ_AS_BUILTIN: &[&str] = &["distance", "triangle", "dealt", "chart", "cover"];
+
 /// The longest name a rename gives.
 pub const MAX_NAME: usize = 128;
 
@@ -343,20 +346,37 @@ pub fn rename(db: &dyn Db, pos: FilePosition<'_>, new_name: &str) -> Result<Vec<
     if oc_syntax::reserved(new_name) {
         return Err(RenameRefused::Reserved { new_name: new_name.to_string() });
     }
+    // A name an expression reads as the engine's own (`distance`, `self`...): a parameter or a
+    // definition so named would be read as it, or hide it, and the rules would change meaning.
+    if READ_AS_BUILTIN.contains(&new_name) || oc_model::UnitRef::ALL.iter().any(|(n, _)| *n == new_name) {
+        return Err(RenameRefused::Taken { new_name: new_name.to_string() });
+    }
     let scope = scope_of(db, pos.path);
     let defs = scope_defs(db, &scope);
     let taken = match target.def.kind {
-        // Another parameter of the same tag.
-        DefKind::Param => db.ast(&target.path).is_some_and(|ast| {
-            ast.items.iter().any(|i| match i {
-                Item::Tag(t) => {
-                    t.params.iter().any(|p| p.name.span == target.def.name_span)
-                        && t.params.iter().any(|p| p.name.value.as_str() == new_name)
-                }
-                _ => false,
-            })
-        }),
-        _ => defs.iter().any(|(_, d)| d.name == new_name),
+        // Another parameter of the same tag, or a definition its body could mean by the name
+        // (a parameter hides it: `has Poisoned` would read the parameter).
+        DefKind::Param => {
+            defs.iter().any(|(_, d)| d.name == new_name)
+                || db.ast(&target.path).is_some_and(|ast| {
+                    ast.items.iter().any(|i| match i {
+                        Item::Tag(t) => {
+                            t.params.iter().any(|p| p.name.span == target.def.name_span)
+                                && t.params.iter().any(|p| p.name.value.as_str() == new_name)
+                        }
+                        _ => false,
+                    })
+                })
+        }
+        // A definition of that name in any compilation that sees this one (a file importing
+        // it may define the name itself).
+        _ => {
+            defs.iter().any(|(_, d)| d.name == new_name)
+                || db.files().into_iter().filter(|r| scope_of(db, r).contains(&target.path.as_str())).any(|root| {
+                    let scope = scope_of(db, root);
+                    scope_defs(db, &scope).iter().any(|(_, d)| d.name == new_name)
+                })
+        }
     };
     if taken {
         return Err(RenameRefused::Taken { new_name: new_name.to_string() });

@@ -209,3 +209,55 @@ fn definition_of_import_and_map_paths() {
     let hover = oc_ide::navigate::hover(&db, FilePosition { path: &path, offset }).unwrap();
     assert_eq!(hover.markdown, "imports `<std>/v06.oc`");
 }
+
+#[test]
+fn rename_reaches_every_use_and_refuses_what_would_change_a_meaning() {
+    // A status after `has` is the status ("a tag or status"): its rename reaches it.
+    let rules = "status Da$0zed { skl -= 1 } lasts 1 rounds\n\
+                 tag Stunner on weapon { on hit { inflict(foe, Dazed) } when foe has Dazed { damage_bonus += 1 } }\n";
+    let (db, path, offset) = project(&[("st.oc", rules)]);
+    let edits = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, "Stunned").unwrap();
+    assert_eq!(edits[0].1.len(), 3, "{edits:?}");
+    // A `Tag` parameter read by `has` and `grant` is the parameter.
+    let rules = "tag Hunter(t$0: Tag) on weapon { when foe has t { damage_bonus += 2 } }\n";
+    let (db, path, offset) = project(&[("h.oc", rules)]);
+    let edits = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, "prey").unwrap();
+    assert_eq!(edits[0].1.len(), 2, "{edits:?}");
+    let rules = "tag Taught(a$0: Tag) on weapon { grant a }\n";
+    let (db, path, offset) = project(&[("g.oc", rules)]);
+    assert_eq!(oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, "given").unwrap()[0].1.len(), 2);
+    // A parameter named as what its body could mean otherwise is refused: the engine's own
+    // `distance`, a status in scope.
+    let rules = "status Poisoned { skl -= 1 }\ntag Near(x$0: Int) on class { when distance == x { damage_bonus += x } }\n";
+    let (db, path, offset) = project(&[("n.oc", rules)]);
+    for name in ["distance", "dealt", "Poisoned"] {
+        let refused = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, name).unwrap_err();
+        assert_eq!(refused, oc_ide::navigate::RenameRefused::Taken { new_name: name.into() }, "{name}");
+    }
+    // A name taken in a file that imports the renamed one is taken too.
+    let a = "tag X$0a on class { movement += 1 }\n";
+    let b = "import \"a.oc\"\ntag Yb on class { movement += 2 }\nclass K { ratings { str C mag E skl C spd D def B res D } wields Swords tags Xa, Yb cost 1 }\n";
+    let (db, path, offset) = project(&[("a.oc", a), ("b.oc", b)]);
+    let refused = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, "Yb").unwrap_err();
+    assert_eq!(refused, oc_ide::navigate::RenameRefused::Taken { new_name: "Yb".into() });
+    // A unit's `joins` (its own army's unit) and a scenario's `rout "NAME"` rename with it.
+    let army = "scenario S { map \"m.map.toml\" attacker { win rout \"Spears\" } defender { win survive 5 rounds } }\n\
+                army A for S defender { unit Spe$0ars: Soldier { items IronLance } unit Bows: Archer { items IronBow joins Spears } }\n\
+                army B for S attacker { unit Spears: Soldier { items IronLance } }\n";
+    let (db, path, offset) = project(&[("s.oc", army)]);
+    let edits = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, "Pikes").unwrap();
+    let text = db.text(&path).unwrap();
+    let spans: Vec<(usize, &str)> =
+        edits[0].1.iter().map(|e| (text[..e.start].matches('\n').count(), &text[e.start..e.end])).collect();
+    // The rout's name inside its quotes, the unit, its `joins`; not the other army's Spears.
+    assert_eq!(spans, [(0, "Spears"), (1, "Spears"), (1, "Spears")], "{edits:?}");
+    // The advanced rules' blocks name statuses: the leadership's `beyond 6 OutOfCommand`.
+    let text = "import \"std:battlestorm\"\ntag T on class { when self has Out$0OfCommand { cer += 1 } }\n";
+    let (db, path, offset) = project(&[("t.oc", text)]);
+    let refs = oc_ide::navigate::references(&db, FilePosition { path: &path, offset }, true).unwrap();
+    assert!(
+        refs.iter().any(|r| slice(&db, &r.path, r.start, r.end) == "OutOfCommand"
+            && db.text(&r.path).unwrap()[..r.start].ends_with("beyond 6 ")),
+        "{refs:?}"
+    );
+}
