@@ -367,6 +367,27 @@ fn check_fog(chromium: &Path) {
     }
     let all = open(chromium, &page, &format!("frame={k}"), &profile);
     assert!(tags(&all.dom, "rect", "fog").is_empty(), "the whole battle by default");
+    // An enemy's step the side saw neither begin nor end is not told in its view, nor drawn.
+    let hidden_in = |f: &Value, side: usize, i: usize| {
+        let u = &f["units"][i];
+        let mine = data["units"][i]["side"] == if side == 0 { "attacker" } else { "defender" };
+        !mine && !seen(f, side).contains(&(u["x"].as_i64().unwrap(), u["y"].as_i64().unwrap()))
+    };
+    let unseen_step = (1..frames.len()).find_map(|k| {
+        let unit = frames[k]["records"].as_array()?.iter().find(|r| r["event"] == "turn")?["turn"]["unit"].as_u64()? as usize;
+        let moved = frames[k - 1]["units"][unit]["x"] != frames[k]["units"][unit]["x"]
+            || frames[k - 1]["units"][unit]["y"] != frames[k]["units"][unit]["y"];
+        (moved && hidden_in(&frames[k - 1], 1, unit) && hidden_in(&frames[k], 1, unit)).then_some((k, unit))
+    });
+    let (k, unit) = unseen_step.expect("an attacker's move the defender does not see");
+    let name = data["units"][unit]["name"].as_str().unwrap();
+    let shown = open(chromium, &page, &format!("view=defender&frame={k}"), &profile);
+    assert!(shown.console.is_empty(), "{:#?}", shown.console);
+    assert!(!shown.dom.contains(&format!("{name} moves to")), "frame {k}: the defender is told where {name} went");
+    assert!(shown.dom.contains("An enemy out of sight acts"), "frame {k}");
+    assert!(tags(&shown.dom, "line", "move").is_empty(), "frame {k}: {name}'s path is not drawn");
+    let whole = open(chromium, &page, &format!("frame={k}"), &profile);
+    assert!(whole.dom.contains(&format!("{name} moves to")), "the whole battle tells it");
 }
 
 #[test]

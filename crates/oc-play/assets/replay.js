@@ -120,6 +120,13 @@
     return { tr, fill, hpText, weapon, statuses, resources };
   });
 
+  // Whether unit i is seen in frame f by the chosen side's view (`seen`: null for the whole battle).
+  function shownIn(fr, seen, side, i) {
+    if (!seen || !fr) return true;
+    const u = D.units[i], s = fr.units[i];
+    return !u || !s || u.side === side || seen.has(s.x + "," + s.y);
+  }
+
   function acting(f) {
     for (const r of f.records) if (r.event === "turn") return r.turn.unit;
     return f.active === undefined ? null : f.active;
@@ -171,6 +178,30 @@
     }
   }
 
+  // A record as a side that sees only what its units see can tell it (null: nothing of it).
+  function toldTo(r, side, nowShown, wasShown) {
+    const enemy = (i) => D.units[i] && D.units[i].side !== side;
+    switch (r.event) {
+      case "turn": {
+        const i = r.turn.unit;
+        if (!enemy(i) || nowShown(i)) return describe(r);
+        return wasShown(i) ? name(i) + " moves out of sight" : "An enemy out of sight acts";
+      }
+      case "recover":
+      case "trigger":
+      case "affliction":
+        return enemy(r.unit) && !nowShown(r.unit) ? null : describe(r);
+      case "seen":
+        return r.side === side ? describe(r) : null;
+      case "refill": {
+        const values = r.values.filter((p) => !enemy(p[0]) || nowShown(p[0]));
+        return values.length ? describe(Object.assign({}, r, { values })) : null;
+      }
+      default:
+        return describe(r);
+    }
+  }
+
   function forecastBox(f, prev, fc, box) {
     const div = html("div", null, box, "forecast");
     const a = fc.attacker, t = fc.target;
@@ -218,8 +249,13 @@
       label.textContent = t;
     }
     const who = acting(f);
+    // In a side's view, what it could not see stays unsaid: an enemy's step out of its sight, its
+    // path where either end is hidden, a forecast of an attack on or by a hidden unit.
     const side = $("view").value;
     const seen = seenBy(f, side);
+    const seenBefore = prev ? seenBy(prev, side) : null;
+    const nowShown = (i) => shownIn(f, seen, side, i);
+    const wasShown = (i) => !prev || shownIn(prev, seenBefore, side, i);
     fogLayer.replaceChildren();
     document.body.dataset.view = seen ? side : "all";
     if (seen) {
@@ -266,21 +302,26 @@
     marks.replaceChildren();
     if (prev && who !== null && prev.units[who] && f.units[who]) {
       const p = prev.units[who], q = f.units[who];
-      if (p.x !== q.x || p.y !== q.y) {
+      if ((p.x !== q.x || p.y !== q.y) && wasShown(who) && nowShown(who)) {
         svg("line", { class: "move", x1: p.x * g + c, y1: p.y * g + c, x2: q.x * g + c, y2: q.y * g + c }, marks);
       }
       for (const r of f.records) {
         if (r.event !== "turn" || !r.turn.act || !r.turn.act.attack) continue;
-        const t = f.units[r.turn.act.attack.target];
-        if (t) svg("line", { class: "strike", x1: q.x * g + c, y1: q.y * g + c, x2: t.x * g + c, y2: t.y * g + c }, marks);
+        const k = r.turn.act.attack.target, t = f.units[k];
+        if (t && nowShown(who) && nowShown(k)) svg("line", { class: "strike", x1: q.x * g + c, y1: q.y * g + c, x2: t.x * g + c, y2: t.y * g + c }, marks);
       }
     }
     const box = $("forecast");
     box.replaceChildren();
-    if (f.forecast) forecastBox(f, prev, f.forecast, box);
+    if (f.forecast && (wasShown(f.forecast.attacker) || nowShown(f.forecast.attacker)) && nowShown(f.forecast.target)) {
+      forecastBox(f, prev, f.forecast, box);
+    }
     const events = $("events");
     events.replaceChildren();
-    for (const r of f.records) html("li", describe(r), events, r.event);
+    for (const r of f.records) {
+      const text = seen ? toldTo(r, side, nowShown, wasShown) : describe(r);
+      if (text) html("li", text, events, r.event);
+    }
     const v = $("victory");
     if (k === last && D.end) {
       v.hidden = false;
