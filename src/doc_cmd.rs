@@ -15,6 +15,24 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         errln!("help: name a folder for the site (`oc doc -o site`), then open site/index.html");
         return 2;
     }
+    // Without paths or --ruleset, the ruleset oc.toml names (as `oc balance` and `oc matrix`
+    // read it), else the default.
+    let named = match (ruleset, paths.is_empty(), std::env::current_dir()) {
+        (None, true, Ok(cwd)) => match oc_play::rules::of_project(&cwd) {
+            Ok(r) => r,
+            Err(r) => return crate::load::refused(&r),
+        },
+        _ => None,
+    };
+    let from_project: Vec<PathBuf>;
+    let (ruleset, paths): (Option<&str>, &[PathBuf]) = match &named {
+        Some(oc_play::rules::Ruleset::Builtin { name, .. }) => (Some(name), paths),
+        Some(oc_play::rules::Ruleset::Path(p)) => {
+            from_project = vec![p.clone()];
+            (None, &from_project)
+        }
+        None => (ruleset, paths),
+    };
     let oc_project::load::Documented { loaded, title, left_out } = match oc_project::load::documented(ruleset, paths) {
         Ok(d) => d,
         Err(r) => return crate::commands::refused(&r),

@@ -95,9 +95,11 @@ enum Command {
     /// items, tags, statuses, terrain, tables, dice, formulas and scenarios, cross-linked and
     /// searchable, as HTML (open `DIR/index.html`, no server needed) and Markdown.
     Doc {
-        /// `.oc` files or folders to document (with the standard library they build on).
+        /// `.oc` files or folders to document (with the standard library they build on). Without
+        /// them, the ruleset the working directory's oc.toml names, else the default built-in one.
         paths: Vec<PathBuf>,
-        /// A built-in ruleset to document instead (officers_chess, the default, or officers_chess_v06).
+        /// A built-in ruleset to document instead (officers_chess, the default, officers_chess_v06,
+        /// stamina, battlestorm, skirmish).
         #[arg(long)]
         ruleset: Option<String>,
         /// The folder to write (replaced whole when an earlier `oc doc` wrote it and nothing in it

@@ -176,6 +176,24 @@ fn bad_files_are_reported_and_the_rest_is_checked() {
     assert_eq!(value["files"], 3);
 }
 
+/// A source that is not UTF-8 is an error for the commands that compile a project as for `oc
+/// check` (`oc doc` and `oc balance` went on with its bad bytes replaced, and exit 0).
+#[test]
+fn a_source_that_is_not_utf8_stops_doc_and_balance_as_check() {
+    let dir = scratch("not-utf8");
+    std::fs::write(dir.join("oc.toml"), "[project]\nname = \"p\"\n").unwrap();
+    let mut bytes = b"class X \"".to_vec();
+    bytes.extend([0xff, 0xfe]);
+    bytes.extend(b"\" { ratings { str C mag E skl C spd C def C res C } wields Swords cost 800 }\n");
+    std::fs::write(dir.join("x.oc"), bytes).unwrap();
+    for args in [&["doc", "x.oc", "-o", "site"][..], &["balance", "x.oc"][..]] {
+        let out = oc(&dir, args);
+        assert_ne!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("oc::file::not_utf8"), "{args:?}: {}", text(&out.stderr));
+    }
+    assert!(!dir.join("site").exists(), "no site of replaced text");
+}
+
 #[test]
 fn imports_resolve_relative_to_the_file_and_stay_in_the_project() {
     let dir = scratch("imports");

@@ -95,6 +95,19 @@ fn a_project_with_scenarios_gets_their_pages_and_map_pictures() {
     assert!(!tmp.path().join("bad-site").exists());
 }
 
+/// Without paths or --ruleset, the ruleset the project's oc.toml names, as `oc balance` and `oc
+/// matrix` read it (it documented officers_chess in a stamina project).
+#[test]
+fn without_paths_the_project_s_ruleset_is_documented() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("oc.toml"), "[project]\nname = \"p2\"\nruleset = \"stamina\"\n").unwrap();
+    let o = oc(&["doc", "-o", "site"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let index = std::fs::read_to_string(tmp.path().join("site/index.html")).unwrap();
+    assert!(index.contains("stamina"), "{index}");
+    assert!(stderr(&o).contains("9 classes"), "the stamina roster: {}", stderr(&o));
+}
+
 /// A chromium binary, installed with apt-get when missing; `Err(why)` when there is none.
 fn chromium() -> Result<String, String> {
     let found = |name: &str| Command::new(name).arg("--version").output().is_ok_and(|o| o.status.success());

@@ -80,7 +80,17 @@ fn shown(paths: &[PathBuf]) -> String {
 pub fn compile(project: Project, roots: &[String]) -> Loaded {
     let mut host = DiskHost::for_project(&project);
     let mut workspace = Workspace::new();
-    let (compilation, unreadable) = workspace.compile(&mut host, roots);
+    let (mut compilation, unreadable) = workspace.compile(&mut host, roots);
+    // A file that is not UTF-8 was read with its bad bytes replaced: an error, as `oc check`
+    // says (`oc doc` and `oc balance` went on in silence with the replaced text).
+    for (path, offset) in host.not_utf8.drain(..) {
+        let Some(id) = workspace.id_of(&path) else { continue };
+        let len = workspace.file(id).map_or(0, |f| f.text.len());
+        compilation.diagnostics.push(crate::session::not_utf8(oc_diag::Span::new(id, offset, (offset + 3).min(len))));
+        if let Some(rules) = compilation.rules.take() {
+            compilation.partial.get_or_insert(rules);
+        }
+    }
     let unreadable = unreadable.into_iter().map(|(p, e)| (p, e.to_string())).collect();
     let inputs = host.touched.iter().map(|p| project.root.join(p)).collect();
     Loaded { project, workspace, compilation, unreadable, inputs }

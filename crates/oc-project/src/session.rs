@@ -476,7 +476,7 @@ impl Session {
     }
 }
 
-fn not_utf8(span: Span) -> Diagnostic {
+pub(crate) fn not_utf8(span: Span) -> Diagnostic {
     Diagnostic::error(NOT_UTF8, span, "this file is not valid UTF-8")
         .with_label("invalid bytes start here")
         .with_help("save the file as UTF-8; the rest of it was checked with the bad bytes replaced")
