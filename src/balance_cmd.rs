@@ -51,6 +51,7 @@ pub fn balance(args: &Args) -> u8 {
         Ok(r) => r,
         Err(e) => {
             errln!("error: cannot fit prices: {e}");
+            errln!("help: balance prices classes against each other: give the rules at least three priced classes that carry a weapon they can attack with");
             return 2;
         }
     };

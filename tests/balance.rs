@@ -114,3 +114,15 @@ fn the_same_seed_prints_the_same_numbers() {
         |seed: &str| text(&oc(&["balance", dir.to_str().unwrap(), "--duels", "0", "--seed", seed, "--format", "json"]).stdout);
     assert_eq!(exact("1"), exact("2").replace("\"seed\":2", "\"seed\":1"));
 }
+
+/// A price curve that does not hold judges no price: over the custom ruleset's three classes the
+/// curve falls with strength (R^2 below 0), and the strongest class was called overpriced.
+#[test]
+fn a_curve_that_does_not_hold_warns_of_no_price() {
+    let out = oc(&["balance", "examples/custom_ruleset"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let all = text(&out.stdout) + &text(&out.stderr);
+    assert!(all.contains("price curve over all 3 classes"), "{all}");
+    assert!(all.contains("this curve does not hold"), "{all}");
+    assert!(!all.contains("oc::balance::cost_outlier"), "{all}");
+}

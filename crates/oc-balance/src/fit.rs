@@ -15,6 +15,12 @@ pub struct Fit {
 }
 
 impl Fit {
+    /// Whether the curve says anything of a price: at least three points, prices rising with
+    /// strength, and a better fit than their mean (R^2 above 0).
+    pub fn holds(&self) -> bool {
+        self.points >= 3 && self.beta > 0.0 && self.r2 > 0.0
+    }
+
     /// The price the curve gives a unit of this strength.
     pub fn price(&self, strength: f64) -> f64 {
         (self.alpha + self.beta * strength).exp()

@@ -321,7 +321,7 @@ pub fn balance(engine: &Engine, options: Options, homebrew: &[WrittenCost]) -> R
             })
             .collect();
         let why = match what {
-            What::Weapon => "a staff (used on allies), or no class deals damage with it in an exchange",
+            What::Weapon => "a staff (it heals or lays a status on the unit it targets; no exchange measures it), or no class deals damage with it in an exchange",
             _ => "it changes nothing in an exchange (movement, healing and actions are outside the measure)",
         };
         let moves = what == What::Weapon || list.iter().any(|x| x.1.abs() > 1e-9);
@@ -431,6 +431,11 @@ pub fn flagged<'w>(diagnostics: &[Diagnostic], written: &'w [WrittenCost]) -> Ve
 /// than [`tolerance`], on the span of its `cost`.
 pub fn lint(engine: &Engine, report: &Report, written: &[WrittenCost]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    // A curve that does not hold (too few classes, or strength not raising the prices) judges no
+    // price: its suggestions would call the strongest class overpriced.
+    if !report.class_fit.holds() {
+        return out;
+    }
     for w in written {
         let Some(p) = report.classes.iter().chain(&report.items).find(|p| p.name == w.name && p.what == w.what) else {
             continue;

@@ -41,18 +41,28 @@ pub fn table(engine: &Engine, r: &Report, flagged: &[(&str, What)], took: std::t
         "the exchange rating: mean ln(HP share dealt / HP share taken) against each roster unit"
     };
     let _ = writeln!(s, "strength: {measure}");
-    let on = if r.fit_on_standard { "standard-library" } else { "all" };
+    let on = if r.fit_on_standard {
+        format!("the {} standard-library", r.class_fit.points)
+    } else {
+        format!("all {}", r.class_fit.points)
+    };
     let factor = |k: &str| r.spread.get(k).map_or(1.0, |v| v.exp());
     let _ = writeln!(
         s,
-        "price curve over {} {on} classes: cost = {:.0} gold x e^({:.3} x strength with the kit weapon); R^2 {:.2}; \
+        "price curve over {on} classes: cost = {:.0} gold x e^({:.3} x strength with the kit weapon); R^2 {:.2}; \
          written costs stray from it by a factor of {:.2} (one standard deviation)",
-        r.class_fit.points,
         r.class_fit.price(0.0),
         r.class_fit.beta,
         r.class_fit.r2,
         factor("class")
     );
+    if !r.class_fit.holds() {
+        let _ = writeln!(
+            s,
+            "note: this curve does not hold (fewer than 3 classes, prices not rising with strength, or R^2 at 0 or below): \
+             its suggestions are shown, but no price is warned of; measure more classes"
+        );
+    }
     let _ = writeln!(
         s,
         "items: the curve's price of the strength they add (weapons: over each class's kit weapon, from its price); \
@@ -73,7 +83,9 @@ pub fn table(engine: &Engine, r: &Report, flagged: &[(&str, What)], took: std::t
             if flagged.iter().any(|(n, w)| *n == p.name && *w == p.what) {
                 mark.push_str(if ratio > 1.0 { "  << overpriced" } else { "  << underpriced" });
             }
-            let _ = writeln!(s, "{:<18} {:>8} {:>10} {:>7.2} {:>+9.2}{mark}", p.name, p.written, p.suggested, ratio, p.strength);
+            // No measured worth (a suggestion of 0): no ratio to show.
+            let ratio = if p.suggested > 0 { format!("{ratio:.2}") } else { "-".to_string() };
+            let _ = writeln!(s, "{:<18} {:>8} {:>10} {:>7} {:>+9.2}{mark}", p.name, p.written, p.suggested, ratio, p.strength);
         }
     };
     let of = |what: What| -> Vec<&Priced> { r.classes.iter().chain(&r.items).filter(|p| p.what == what).collect() };

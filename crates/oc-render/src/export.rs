@@ -37,6 +37,8 @@ pub struct Scene {
     pub json: String,
     pub src: String,
     pub scaled: Option<String>,
+    /// The factor the map was scaled by, where it was.
+    factor: Option<String>,
     walls: usize,
     regions: usize,
     version: Version,
@@ -56,8 +58,9 @@ pub fn foundry_scene(map: &oc_atlas::Map, rules: &oc_model::Rules, version: Vers
             scene.grid.size
         )
     });
+    let factor = scene.flags.oc.scale.map(|f| f.to_string());
     let json = serde_json::to_string_pretty(&scene).unwrap_or_default();
-    Scene { json, src, scaled, walls: scene.walls.len(), regions: map.regions.len(), version }
+    Scene { json, src, scaled, factor, walls: scene.walls.len(), regions: map.regions.len(), version }
 }
 
 impl Scene {
@@ -74,10 +77,15 @@ impl Scene {
         ]
     }
 
-    /// The scene went to standard output: how to draw and upload its background.
-    pub fn background_help(&self) -> String {
+    /// The scene of the map at `map` went to standard output: how to draw its background, as
+    /// large as the scene (scaled as it was), and where to upload it.
+    pub fn background_help(&self, map: &str) -> String {
         let name = self.src.rsplit('/').next().unwrap_or(&self.src);
-        format!("the scene's background is `{}`: draw it with `oc render --no-legend -o {name}` and upload it there", self.src)
+        let scale = self.factor.as_ref().map_or(String::new(), |f| format!(" --scale {f}"));
+        format!(
+            "the scene's background is `{}`: draw it with `oc render {map} --no-legend{scale} -o {name}` and upload it there",
+            self.src
+        )
     }
 
     /// The background's PNG (the map's own image, or `oc render`'s map area, as large as the scene).
