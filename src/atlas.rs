@@ -187,7 +187,7 @@ pub struct ExportArgs {
     format: ExportFormat,
     map: PathBuf,
     /// Where to write (Foundry, uvtt: stdout when omitted; Tiled: required). Foundry writes
-    /// the background beside the scene as STEM.png.
+    /// the background beside the scene as STEM-background.png.
     #[arg(long, short)]
     out: Option<PathBuf>,
     /// Replace an existing file that is not an earlier output of this command.
@@ -261,7 +261,7 @@ fn export_to(opts: &ExportArgs) -> Result<u8, u8> {
                 (Some(target), None) => Ok(write(target, scene.json.as_bytes())),
                 (None, _) => {
                     outln!("{}", scene.json);
-                    errln!("note: {}", scene.background_help());
+                    errln!("note: {}", scene.background_help(&map_path.display().to_string()));
                     Ok(0)
                 }
             }

@@ -346,6 +346,16 @@ fn export_foundry_and_tiled() {
     let scene: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     assert_eq!(scene["name"], "Grado Keep");
     assert_eq!(scene["grid"]["size"], 70);
+    // The note says the whole command that draws the background, the map named.
+    assert!(text(&run.stderr).contains("oc render scenarios/maps/grado-keep.map.toml --no-legend -o "), "{}", text(&run.stderr));
+    // A map scaled up to Foundry's smallest grid: its background is drawn as scaled.
+    let small = scratch("small-grid");
+    let keep =
+        std::fs::read_to_string(repo().join("scenarios/maps/grado-keep.map.toml")).unwrap().replace("grid = 70", "grid = 30");
+    std::fs::write(small.join("keep.map.toml"), keep).unwrap();
+    let run = oc(&small, &["export", "foundry", "keep.map.toml", "--foundry", "11"]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert!(text(&run.stderr).contains("oc render keep.map.toml --no-legend --scale 2 -o "), "{}", text(&run.stderr));
     let dir = scratch("tiled");
     let tmx = dir.join("keep.tmx");
     let run = oc(&repo(), &["export", "tiled", "scenarios/maps/grado-keep.map.toml", "--out", tmx.to_str().unwrap()]);

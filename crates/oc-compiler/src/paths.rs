@@ -34,7 +34,7 @@ impl std::fmt::Display for PathError {
         f.write_str(match self {
             PathError::BadStdName => "`std:` is followed by the name of a built-in ruleset, such as `std:v06`",
             PathError::NamesStd => "names the standard library, not a file of the project",
-            PathError::Absolute => "absolute paths are not allowed",
+            PathError::Absolute => "is an absolute path, and paths stay relative to the project",
             PathError::AboveRoot => "climbs above the project root",
             PathError::NoFile => "names no file",
         })
