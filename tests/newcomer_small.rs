@@ -175,6 +175,12 @@ fn explain_scenario_lists_chests_doors_and_walls() {
     if map.contains("[[destructibles]]") {
         assert!(out.contains("Walls that can be struck down: ") && out.contains(" HP"), "{out}");
     }
+    // Every other square the battle strikes down by its terrain's own hit points is said too
+    // (Grado Keep's other walls: the engine strikes them as it does the one listed).
+    assert!(
+        out.contains("Other squares that can be struck down (their terrain's hit points): Wall (30 HP, becomes Floor) on "),
+        "{out}"
+    );
     assert!(
         map.contains("[[doors]]") || map.contains("[[destructibles]]") || map.contains("[[chests]]"),
         "pick a map with things"

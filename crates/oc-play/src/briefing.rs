@@ -120,6 +120,9 @@ pub struct MapThings {
     pub chests: Vec<(i64, i64, String)>,
     pub doors: Vec<(i64, i64, Vec<String>)>,
     pub destructibles: Vec<Breakable>,
+    /// The other squares a unit may strike down, by their terrain's own hit points (every Wall
+    /// of the standard library): (terrain, HP, what it becomes, how many squares).
+    pub by_terrain: Vec<(String, i64, String, usize)>,
 }
 
 impl MapThings {
@@ -149,7 +152,24 @@ impl MapThings {
                 (d.at.x, d.at.y, map.terrain(d.at).unwrap_or_default().to_string(), hp, t.and_then(|t| t.becomes.clone()))
             })
             .collect();
-        MapThings { chests, doors, destructibles }
+        // The battle strikes down any square whose terrain has hit points and becomes another
+        // (no key opens it), the map's `[[destructibles]]` giving some their own.
+        let mut by_terrain: Vec<(String, i64, String, usize)> = Vec::new();
+        for t in map.tiles() {
+            if map.destructibles.iter().any(|d| d.at == t) {
+                continue;
+            }
+            let Some(terrain) = terrain(t) else { continue };
+            let (Some(hp), Some(becomes)) = (terrain.hp, terrain.becomes.as_ref()) else { continue };
+            if !terrain.opened_by.is_empty() {
+                continue;
+            }
+            match by_terrain.iter_mut().find(|(n, ..)| *n == terrain.name) {
+                Some(row) => row.3 += 1,
+                None => by_terrain.push((terrain.name.clone(), i64::from(hp), becomes.clone(), 1)),
+            }
+        }
+        MapThings { chests, doors, destructibles, by_terrain }
     }
 
     /// The things as the briefing says them.
@@ -181,6 +201,17 @@ impl MapThings {
                 })
                 .collect();
             out.push_str(&format!("Walls that can be struck down: {}.\n", w.join(", ")));
+        }
+        if !self.by_terrain.is_empty() {
+            let w: Vec<String> = self
+                .by_terrain
+                .iter()
+                .map(|(terrain, hp, becomes, n)| {
+                    format!("{terrain} ({hp} HP, becomes {becomes}) on {n} square{}", if *n == 1 { "" } else { "s" })
+                })
+                .collect();
+            let lead = if self.destructibles.is_empty() { "Squares" } else { "Other squares" };
+            out.push_str(&format!("{lead} that can be struck down (their terrain's hit points): {}.\n", w.join(", ")));
         }
         out
     }
@@ -356,6 +387,12 @@ pub fn json(s: &Scenario, things: Option<&MapThings>) -> serde_json::Value {
         object.insert("chests".into(), chests.into());
         object.insert("doors".into(), doors.into());
         object.insert("destructibles".into(), walls.into());
+        let by_terrain: Vec<_> = t
+            .by_terrain
+            .iter()
+            .map(|(terrain, hp, becomes, n)| serde_json::json!({"terrain": terrain, "hp": hp, "becomes": becomes, "squares": n}))
+            .collect();
+        object.insert("struck_by_terrain".into(), by_terrain.into());
     }
     value
 }
