@@ -580,6 +580,13 @@ fn forecast_and_duel_refuse_loadouts_an_army_could_not_field() {
     }
     let out = oc(&repo(), &["forecast", "--attacker", "Swordmaster:WoDao", "--defender", "Fighter"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // An attacker that may not attack (Sleep: `can_attack = false`) makes no exchange, as the
+    // battle refuses its attack (both commands showed its strikes).
+    for cmd in ["forecast", "duel"] {
+        let out = oc(&repo(), &[cmd, "--attacker", "Knight", "--defender", "Fighter", "--attacker-status", "Sleep"]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("Knight cannot attack as loaded"), "{}", text(&out.stderr));
+    }
 }
 
 #[test]

@@ -166,6 +166,13 @@ impl Engine {
             .or_else(|| self.weapons_for(class).first().map(|w| w.name.to_string()))
     }
 
+    /// Whether a unit of loadout `l` may attack at all: the attribute `can_attack` where the rules
+    /// have it (a status may forbid attacks), as the battle reads it before an attack.
+    pub fn may_attack(&self, l: &crate::Loadout) -> bool {
+        let Some(attr) = self.ir.attr_id("can_attack") else { return true };
+        self.unit(l, &[]).ok().and_then(|u| u.attrs.get(attr as usize).map(|v| v.bool())).unwrap_or(true)
+    }
+
     /// Whether a weapon is a staff (its type says so): staves heal or lay statuses on the unit
     /// they target, and never strike or counter.
     pub fn is_staff(&self, item: &m::Item) -> bool {

@@ -138,6 +138,13 @@ pub fn both(engine: &Engine, attacker: &Side, defender: &Side, distance: Option<
         ));
     }
     let (a, d) = (build(engine, attacker)?, build(engine, defender)?);
+    // The battle refuses an attack by a unit that may not attack (`can_attack`): no exchange.
+    if !engine.may_attack(&a) {
+        return Err(format!(
+            "{} cannot attack as loaded: its rules' `can_attack` is false (a status or tag forbids attacks)\nhelp: drop the status or tag that forbids it, or forecast another unit",
+            a.class
+        ));
+    }
     let distance = distance_for(engine, &a, distance);
     Ok((a, d, distance))
 }
