@@ -161,14 +161,14 @@ fn a_read_only_file_is_not_written() {
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert!(out.stdout.is_empty());
     // Nor is a file that is not UTF-8 (a Latin-1 byte in a comment was said to be an edit made
-    // meanwhile, after the search).
+    // meanwhile, after the search): the rules' own error, as `oc check` says it, before any game.
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
     let mut latin = before.clone();
     latin.extend_from_slice(b"// caf\xe9\n");
     std::fs::write(&path, &latin).unwrap();
     let out = oc(dir.path(), &["tune", "hunt.oc", "--knob", "rounds", "--games", "60", "--write"]);
     let err = text(&out.stderr);
-    assert!(out.status.code() == Some(2) && err.contains("it is not UTF-8 text (at byte"), "{err}");
+    assert!(out.status.code() == Some(1) && err.contains("oc::file::not_utf8") && err.contains("hunt.oc:30:7"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), latin);
 }
 
