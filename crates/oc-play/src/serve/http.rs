@@ -86,6 +86,13 @@ pub fn listen(listener: TcpListener, to_game: mpsc::Sender<Exchange>, stop: Arc<
             open.fetch_sub(1, Ordering::SeqCst);
         }
     }
+    // The answers still being written (the last, `/api/quit`'s, among them) go out before the
+    // server returns and the program ends: a quit's answer was lost with it (the client saw an
+    // empty response). Bounded: a client that takes nothing holds it up a second at most.
+    let until = Instant::now() + Duration::from_secs(1);
+    while open.load(Ordering::SeqCst) > 0 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// Reads one request from `stream`, has the game answer it, writes the answer and closes.
