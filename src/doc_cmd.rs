@@ -17,8 +17,8 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
     }
     // Without paths or --ruleset, the ruleset oc.toml names (as `oc balance` and `oc matrix`
     // read it), else the default.
-    let named = match (ruleset, paths.is_empty(), std::env::current_dir()) {
-        (None, true, Ok(cwd)) => match oc_play::rules::of_project(&cwd) {
+    let named = match (ruleset, paths.is_empty()) {
+        (None, true) => match oc_play::rules::of_working_directory() {
             Ok(r) => r,
             Err(r) => return crate::load::refused(&r),
         },

@@ -202,17 +202,6 @@ fn measure_one(engine: &Engine, unit: &UnitSpec, roster: &[(UnitSpec, Fighter)],
     Measured { unit: unit.clone(), matchups, exchange, duel }
 }
 
-/// Whether a weapon is a staff (its type says so): staves are used on the unit they target,
-/// and are not priced by how they strike enemies.
-pub fn is_staff(engine: &Engine, item: &oc_model::Item) -> bool {
-    engine.is_staff(item)
-}
-
-/// The weapons `class` may fight with: those it may wield, staves aside.
-pub fn fighting_weapons<'e>(engine: &'e Engine, class: &str) -> Vec<&'e oc_model::Item> {
-    engine.fighting_weapons(class)
-}
-
 /// The weapon a class is measured with: the engine's kit weapon ([`Engine::kit_weapon`]) where
 /// it may fight with it (a class of staves alone is not measured).
 pub fn kit_weapon(engine: &Engine, class: &str) -> Option<String> {
@@ -239,7 +228,8 @@ pub fn units(engine: &Engine) -> Vec<UnitSpec> {
     let rules = &engine.rules;
     let mut out = Vec::new();
     for c in &rules.classes {
-        for w in fighting_weapons(engine, &c.name) {
+        // Staves heal or lay statuses: they are not priced by how they strike.
+        for w in engine.fighting_weapons(&c.name) {
             if engine.reach(&c.name, &w.name).is_some() {
                 out.push(UnitSpec { class: c.name.to_string(), weapon: w.name.to_string(), accessory: None });
             }

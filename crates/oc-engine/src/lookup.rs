@@ -57,12 +57,13 @@ impl Engine {
         if self.attack_form.is_none() {
             return Vec::new();
         }
-        let Some(c) = self.class(class) else { return Vec::new() };
-        c.kit
-            .iter()
-            .filter(|i| self.item(i).is_some_and(|i| i.kind == m::ItemKind::Weapon))
-            .map(|i| crate::Atom::new(i))
-            .collect()
+        self.kit_weapons(class).map(|i| crate::Atom::new(i)).collect()
+    }
+
+    /// The weapons of `class`'s kit, in its order.
+    fn kit_weapons<'s>(&'s self, class: &str) -> impl Iterator<Item = &'s String> {
+        let kit = self.class(class).map_or(&[][..], |c| c.kit.as_slice());
+        kit.iter().filter(|i| self.item(i).is_some_and(|i| i.kind == m::ItemKind::Weapon))
     }
 
     /// The attributes `movement`, `movement_type` and `can_move`, where the ruleset has them
@@ -154,15 +155,13 @@ impl Engine {
     /// kit it may fight with (staves aside), else the first it may fight with; a class of staves
     /// alone holds the first weapon of its kit, else the first it may wield.
     pub fn kit_weapon(&self, class: &str) -> Option<String> {
-        let c = self.class(class)?;
+        self.class(class)?;
         let fighting = self.fighting_weapons(class);
-        let weapon = |i: &&String| self.item(i).is_some_and(|i| i.kind == m::ItemKind::Weapon);
-        c.kit
-            .iter()
+        self.kit_weapons(class)
             .find(|k| fighting.iter().any(|w| w.name.as_str() == k.as_str()))
             .cloned()
             .or_else(|| fighting.first().map(|w| w.name.to_string()))
-            .or_else(|| c.kit.iter().find(weapon).cloned())
+            .or_else(|| self.kit_weapons(class).next().cloned())
             .or_else(|| self.weapons_for(class).first().map(|w| w.name.to_string()))
     }
 
@@ -196,12 +195,8 @@ impl Engine {
             .items
             .iter()
             .filter(|i| i.kind == m::ItemKind::Weapon && i.weapon_type.as_ref().is_some_and(|t| wields.contains(&t)))
-            .filter(|i| {
-                // Items tagged with a class argument belong to that class only.
-                i.tags
-                    .iter()
-                    .all(|t| t.args.iter().all(|a| !matches!(a, m::Value::Name { ty: m::Type::Class, name } if name != class)))
-            })
+            // Items tagged with a class argument belong to that class only.
+            .filter(|i| i.exclusive_to().all(|name| name == class))
             .collect()
     }
 

@@ -715,6 +715,16 @@ impl Item {
     pub fn ranged(&self) -> bool {
         self.kind == ItemKind::Weapon && self.reach() >= 2
     }
+
+    /// The classes a tag of this item names (seed 000's Exclusive(Class): "Can only be used by
+    /// the tagged Class"): it belongs to them only. The one reading of the rule for the
+    /// compiler's armies and kits and the engine's weapons of a class.
+    pub fn exclusive_to(&self) -> impl Iterator<Item = &Name> {
+        self.tags.iter().flat_map(|t| &t.args).filter_map(|a| match a {
+            Value::Name { ty: Type::Class, name } => Some(name),
+            _ => None,
+        })
+    }
 }
 
 /// A weapon's reach: `min..max` tiles; `max` may depend on the wielder (staves: "Mag").

@@ -87,17 +87,21 @@ pub fn of_project(dir: &Path) -> Result<Option<Ruleset>, Refusal> {
     Ok(Some(Ruleset::Path(real)))
 }
 
+/// The ruleset the working directory's project names ([`of_project`]), if it names one.
+pub fn of_working_directory() -> Result<Option<Ruleset>, Refusal> {
+    match std::env::current_dir() {
+        Ok(cwd) => of_project(&cwd),
+        Err(_) => Ok(None),
+    }
+}
+
 /// The rules a command plays with: `value` if given, else the working directory's project's
 /// `ruleset`, else the default built-in one.
 pub fn choose(value: Option<&str>) -> Result<Ruleset, Refusal> {
     if let Some(v) = value {
         return resolve(v);
     }
-    let from_project = match std::env::current_dir() {
-        Ok(cwd) => of_project(&cwd)?,
-        Err(_) => None,
-    };
-    Ok(from_project
+    Ok(of_working_directory()?
         .or_else(|| builtin(oc_compiler::stdlib::DEFAULT))
         .unwrap_or(Ruleset::Builtin { name: oc_compiler::stdlib::DEFAULT, index: "<std>/ratings.oc" }))
 }

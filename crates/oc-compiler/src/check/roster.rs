@@ -513,20 +513,11 @@ impl<'a> Checker<'a> {
     pub(super) fn exclusive_kits(&mut self, items: &[m::Item]) {
         for (class, item, span) in std::mem::take(&mut self.notes.kits) {
             let Some(it) = items.iter().find(|i| i.name == item) else { continue };
-            for t in &it.tags {
-                for arg in &t.args {
-                    let m::Value::Name { ty: m::Type::Class, name } = arg else { continue };
-                    if name.as_str() != class {
-                        self.error(
-                            Diagnostic::error(
-                                CLASS_KIT,
-                                span,
-                                format!("`{class}` cannot use `{item}`: it is exclusive to {name}"),
-                            )
-                            .with_help(format!("hire a {class} with an item it may use, or give `{item}` to a {name}")),
-                        );
-                    }
-                }
+            for name in it.exclusive_to().filter(|n| n.as_str() != class) {
+                self.error(
+                    Diagnostic::error(CLASS_KIT, span, format!("`{class}` cannot use `{item}`: it is exclusive to {name}"))
+                        .with_help(format!("hire a {class} with an item it may use, or give `{item}` to a {name}")),
+                );
             }
         }
     }

@@ -102,20 +102,15 @@ pub fn item_refusals(class: &m::Class, item: &m::Item, who: Option<&str>) -> Vec
     }
     // An item tagged with a class (seed 000's Exclusive(Class): "Can only be used by the tagged
     // Class") belongs to that class only: the engine's rule too (`Engine::weapons_for`).
-    for t in &item.tags {
-        for arg in &t.args {
-            let m::Value::Name { ty: m::Type::Class, name } = arg else { continue };
-            if *name != class.name {
-                out.push((
-                    ARMY_EXCLUSIVE,
-                    match who {
-                        Some(who) => format!("`{}` is exclusive to {name}; `{who}` is a {}", item.name, class.name),
-                        None => format!("`{}` is exclusive to {name}, not a {}", item.name, class.name),
-                    },
-                    format!("give it to a {name}"),
-                ));
-            }
-        }
+    for name in item.exclusive_to().filter(|n| **n != class.name) {
+        out.push((
+            ARMY_EXCLUSIVE,
+            match who {
+                Some(who) => format!("`{}` is exclusive to {name}; `{who}` is a {}", item.name, class.name),
+                None => format!("`{}` is exclusive to {name}, not a {}", item.name, class.name),
+            },
+            format!("give it to a {name}"),
+        ));
     }
     out
 }
