@@ -724,3 +724,38 @@ fn falling_prone_is_free_crawling_is_speed_2_lower_and_standing_up_is_a_move_tha
     let again = b.turn(prone_act(0, Verb::Inflict, "FallProne")).unwrap_err().to_string();
     assert!(again.contains("step_allowed"), "{again}");
 }
+
+#[test]
+fn after_three_crawls_a_prone_unit_may_not_stand_up_but_may_still_guard() {
+    // "You can use this action up to three times on your turn. Using this action also allows you
+    // to stand up from prone": standing up is a use of Move, and nothing else is. The step
+    // variable `action` names the act's tag, so the ruleset refuses standing up (a fourth use),
+    // not a Guard (its own action, once a turn) nor an attack.
+    let (e, map) = field();
+    let mut b = arena::battle_seeded(&e, &map, [&[(0, 1), (0, 3)], &[(9, 2)]], 1);
+    b.turn(prone_act(0, Verb::Inflict, "FallProne")).unwrap();
+    // Crawling, then a Guard in the same step: a Move and the Guard action (2 Stamina).
+    b.turn(Turn { to: Some((1, 1)), ..guard(0, "GuardStrength") }).unwrap();
+    assert_eq!(b.resource(0, "stamina"), Some(3), "{:?}", b.log.last());
+    assert!(guard_of(&b, 0).0 > 0, "the Guard raised Armor: {:?}", guard_of(&b, 0));
+    // Standing up while moving is refused ("you can't move when you do").
+    let moving = Turn { to: Some((2, 1)), ..prone_act(0, Verb::Clear, "StandUp") };
+    assert!(b.turn(moving).unwrap_err().to_string().contains("step_allowed"));
+    b.turn(Turn { unit: 0, to: Some((2, 1)), ..Default::default() }).unwrap();
+    b.turn(Turn { unit: 0, to: Some((3, 1)), ..Default::default() }).unwrap();
+    assert_eq!(b.resource(0, "stamina"), Some(1), "three crawls and a Guard");
+    // Three uses of Move: standing up would be a fourth.
+    let fourth = b.turn(prone_act(0, Verb::Clear, "StandUp")).unwrap_err().to_string();
+    assert!(fourth.contains("step_allowed"), "a fourth use of Move: {fourth}");
+    assert!(b.units[0].statuses.iter().any(|s| s.status == "Prone"), "still prone");
+
+    // Another unit, prone, crawls three times and then guards: the Guard is not a Move.
+    let mut b = arena::battle_seeded(&e, &map, [&[(0, 1), (0, 3)], &[(9, 2)]], 1);
+    b.turn(prone_act(0, Verb::Inflict, "FallProne")).unwrap();
+    for x in 1..=3 {
+        b.turn(Turn { unit: 0, to: Some((x, 1)), ..Default::default() }).unwrap();
+    }
+    assert_eq!(b.resource(0, "stamina"), Some(2));
+    b.turn(guard(0, "GuardStrength")).unwrap();
+    assert_eq!(b.resource(0, "stamina"), Some(1), "the Guard after three crawls: {:?}", b.log.last());
+}

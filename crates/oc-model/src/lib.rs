@@ -350,7 +350,10 @@ pub const MAX_ROUNDS: u32 = 1_000;
 /// seed 002's "Free Action"). `equips`: the step changes the weapon the unit holds (`Turn::equip`
 /// naming another); `uses`: its act uses an item from the unit's pack; `items`: the steps that
 /// changed weapons or used an item already taken this activation (seed 002's Item action: "use an
-/// item ... change weapons ... limited to doing so once per turn").
+/// item ... change weapons ... limited to doing so once per turn"). `action`: the tag whose action
+/// the step takes (`action == StandUp`, `self has action`), a name of no tag for other acts
+/// (an attack, an item's use, waiting): seed 002's standing up is one of the three uses of Move,
+/// and only it.
 pub const STEP_PARAMS: &[(&str, Type)] = &[
     ("moved", Type::Int),
     ("attacks", Type::Bool),
@@ -366,6 +369,7 @@ pub const STEP_PARAMS: &[(&str, Type)] = &[
     ("equips", Type::Bool),
     ("uses", Type::Bool),
     ("items", Type::Int),
+    ("action", Type::Tag),
 ];
 
 /// Whose activation is next.

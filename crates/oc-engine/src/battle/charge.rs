@@ -93,12 +93,13 @@ impl Battle<'_> {
         self.state.units.get(i).and_then(|u| u.charging)
     }
 
-    /// Sets the step variable `cost` of unit `i`'s act: its action's `cost`; of a charged action
-    /// the cost still to pay, lowered to the most the unit can pay this step by the ruleset's
-    /// `step_cost` (at least 1: "If you have enough Stamina to complete the spell, it'll be cast
-    /// immediately", else it pays what it has).
+    /// Sets the step variables `action` (the tag whose action unit `i`'s act takes) and `cost`:
+    /// the action's `cost`; of a charged action the cost still to pay, lowered to the most the
+    /// unit can pay this step by the ruleset's `step_cost` (at least 1: "If you have enough
+    /// Stamina to complete the spell, it'll be cast immediately", else it pays what it has).
     pub(super) fn price_act(&self, i: usize, act: &Act, vars: &mut StepVars) {
         let Some(a) = self.act_action(i, act) else { return };
+        vars.action = self.engine.ir.atom_id(a.tag);
         let Some(e) = &a.action.cost else { return };
         let Some(scene) = self.scene(Cast { user: i, ..Cast::default() }, None) else { return };
         let cost = scene.value(e, &a.args).int().max(0);

@@ -49,11 +49,14 @@ pub struct StepVars {
     pub uses: bool,
     /// Steps that changed weapons or used an item already taken this activation.
     pub items: i64,
+    /// The tag whose action the step takes (`Ir::name_id` of it), `None` for other acts or a
+    /// tag no expression names.
+    pub action: Option<u32>,
 }
 
 impl StepVars {
     /// Their values as `step_cost` and `step_allowed` read them (`oc_model::STEP_PARAMS`, in order).
-    pub(crate) fn params(&self) -> [V; 14] {
+    pub(crate) fn params(&self) -> [V; 15] {
         [
             V::Int(self.moved),
             V::Bool(self.attacks),
@@ -69,6 +72,8 @@ impl StepVars {
             V::Bool(self.equips),
             V::Bool(self.uses),
             V::Int(self.items),
+            // No tag has this name (names are interned from 0 up).
+            V::Name(self.action.unwrap_or(u32::MAX)),
         ]
     }
 }
@@ -497,6 +502,7 @@ impl Battle<'_> {
             equips: false,
             uses: matches!(act, Act::Use { .. }),
             items,
+            action: None,
         };
         self.price_act(i, act, &mut vars);
         vars
