@@ -225,6 +225,11 @@ pub fn export(opts: &ExportArgs) -> u8 {
 
 fn export_to(opts: &ExportArgs) -> Result<u8, u8> {
     let (format, map_path, out, force) = (opts.format, opts.map.as_path(), opts.out.as_deref(), opts.force);
+    if let Some((error, help)) = out.and_then(|o| foreign_extension(format, o, map_path)) {
+        errln!("error: {error}; nothing was written");
+        errln!("help: {help}");
+        return Err(2);
+    }
     let (map, rules, root, inputs) = load(map_path)?;
     let kind = match format {
         ExportFormat::Foundry => Kind::FoundryScene,
@@ -293,6 +298,51 @@ fn export_to(opts: &ExportArgs) -> Result<u8, u8> {
             Ok(status)
         }
     }
+}
+
+/// Where `--out` names a file of another export's kind by its extension (a Foundry scene written
+/// to `x.uvtt`, a Universal VTT file to `x.tmx`): the error and its help. Other names are
+/// taken as given.
+fn foreign_extension(format: ExportFormat, out: &Path, map: &Path) -> Option<(String, String)> {
+    let ext = out.extension()?.to_str()?.to_ascii_lowercase();
+    let shown = out.display();
+    // What a file of that extension is, and the command that writes one (if oc has it).
+    let (is, writes) = match ext.as_str() {
+        "uvtt" | "dd2vtt" | "df2vtt" => ("a Universal VTT file", Some("uvtt")),
+        "tmx" => ("a Tiled map (TMX)", Some("tiled")),
+        "tmj" => ("a Tiled map in JSON (oc writes TMX)", Some("tiled")),
+        "png" | "webp" | "jpg" | "jpeg" => ("a picture (an export writes its own beside the file it writes)", None),
+        "json" => ("a Foundry scene (JSON)", Some("foundry")),
+        _ => return None,
+    };
+    let (name, own) = match format {
+        ExportFormat::Foundry => ("foundry", "a Foundry scene, JSON: name it `.json`"),
+        ExportFormat::Uvtt => ("uvtt", "a Universal VTT file: name it `.uvtt` (or `.dd2vtt`)"),
+        ExportFormat::Tiled => ("tiled", "a Tiled map, TMX: name it `.tmx`"),
+    };
+    if writes == Some(name) && ext != "tmj" {
+        return None;
+    }
+    // A Universal VTT file is JSON too: `.json` is its name as well as a Foundry scene's.
+    if matches!(format, ExportFormat::Uvtt) && ext == "json" {
+        return None;
+    }
+    let stem = out.with_extension("");
+    let help = match writes {
+        Some(other) if other != name => {
+            format!("`oc export {name}` writes {own}; for {is}, run `oc export {other} {} -o {shown}`", map.display())
+        }
+        _ => format!(
+            "`oc export {name}` writes {own}, such as `-o {}`",
+            stem.with_extension(match format {
+                ExportFormat::Foundry => "json",
+                ExportFormat::Uvtt => "uvtt",
+                ExportFormat::Tiled => "tmx",
+            })
+            .display()
+        ),
+    };
+    Some((format!("`{shown}` names {is}, not what `oc export {name}` writes"), help))
 }
 
 pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out: Option<&Path>, force: bool) -> u8 {

@@ -256,3 +256,38 @@ fn a_misspelt_ruleset_in_oc_toml_is_named_with_the_one_meant() {
     assert!(err.contains("oc.toml's ruleset `officers_chess_v6` is not a built-in ruleset"), "{err}");
     assert!(err.contains("help: did you mean `officers_chess_v06`?"), "{err}");
 }
+
+/// An export's `--out` of another export's kind (a Foundry scene to `x.uvtt`) is refused with
+/// the command that writes that kind, and nothing is written.
+#[test]
+fn an_export_to_a_file_of_another_kind_names_the_export_that_writes_it() {
+    let dir = scratch("foreign-extension");
+    let cases = [
+        (
+            &["export", "foundry", "maps/crossing.map.toml", "-o", "x.uvtt"][..],
+            "x.uvtt",
+            "oc export uvtt maps/crossing.map.toml -o x.uvtt",
+        ),
+        (
+            &["export", "uvtt", "maps/crossing.map.toml", "-o", "x.tmx"][..],
+            "x.tmx",
+            "oc export tiled maps/crossing.map.toml -o x.tmx",
+        ),
+        (
+            &["export", "tiled", "maps/crossing.map.toml", "-o", "x.json"][..],
+            "x.json",
+            "oc export foundry maps/crossing.map.toml -o x.json",
+        ),
+        (&["export", "foundry", "maps/crossing.map.toml", "-o", "x.png"][..], "x.png", "such as `-o x.json`"),
+    ];
+    for (args, file, help) in cases {
+        let run = oc(&dir, args);
+        let err = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(&format!("`{file}` names")) && err.contains(help), "{args:?}: {err}");
+        assert!(!dir.join(file).exists(), "{args:?} wrote {file}");
+    }
+    // A Universal VTT file is JSON: `.json` is a name it may take.
+    let run = oc(&repo(), &["export", "uvtt", "scenarios/maps/grado-keep.map.toml", "-o", "/dev/null/x.json"]);
+    assert!(!text(&run.stderr).contains("names a Foundry scene"), "{}", text(&run.stderr));
+}
