@@ -140,6 +140,27 @@ fn where_they_differ(a: &str, b: &str) -> (String, String, usize) {
     (window(a), window(b), same + 1)
 }
 
+/// The game a log names: its scenario and armies as the log's header writes them. Where the
+/// rules no longer have one of them, the help says so (the play commands' help names options
+/// `oc replay` does not take: the log chooses).
+fn replayed(file: &Path, source: &Source) -> Result<Setup, u8> {
+    crate::load::one_file(file)?;
+    let compiled = crate::load::compile(file, "replay")?;
+    let named = |f: oc_play::Failure| match f {
+        oc_play::Failure::Refused(r) => {
+            let help = format!(
+                "the log was played in scenario {} by the attacker army {} and the defender army {}; \
+                 the rules changed since, or the log belongs to another project (name it with --project DIR)",
+                source.scenario, source.attacker, source.defender
+            );
+            crate::load::failure(oc_play::Failure::Refused(oc_play::Refusal { help: Some(help), ..r }))
+        }
+        rejected => crate::load::failure(rejected),
+    };
+    let field = compiled.field(file, Some(&source.scenario)).map_err(named)?;
+    field.with_armies(Some(&source.attacker), Some(&source.defender)).map_err(named)
+}
+
 /// Re-runs a log (`oc_play::log::open` finds the file it names) and checks it line by line.
 pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bool) -> u8 {
     let opened = match oc_play::log::open(log, project) {
@@ -147,7 +168,7 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
         Err(r) => return crate::load::refused(&r),
     };
     let source = &opened.source;
-    let setup = match load(&opened.file, Some(&source.scenario), Some(&source.attacker), Some(&source.defender)) {
+    let setup = match replayed(&opened.file, source) {
         Ok(s) => s,
         Err(code) => return code,
     };

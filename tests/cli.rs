@@ -541,6 +541,30 @@ fn a_battle_log_replays_and_an_edited_one_does_not() {
 }
 
 #[test]
+fn a_log_of_a_scenario_or_army_the_rules_no_longer_have_says_what_the_log_names() {
+    // The play commands' help ("choose one with --scenario NAME") names options `oc replay` does
+    // not take: the log chooses the scenario and the armies.
+    let dir = scratch("replay-renamed");
+    let log = dir.join("renamed.jsonl");
+    let run = oc(&repo(), &["battle", "scenarios/border-mulan.oc", "--seed", "4", "--log", log.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let body = std::fs::read_to_string(&log).unwrap();
+    for (from, to, names) in [
+        ("\"scenario\":\"TakeTheKeep\"", "\"scenario\":\"TakeTheFort\"", "the log was played in scenario TakeTheFort"),
+        ("\"attacker\":\"RenaisVanguard\"", "\"attacker\":\"RenaisRearguard\"", "by the attacker army RenaisRearguard"),
+    ] {
+        let (head, rest) = body.split_once('\n').unwrap();
+        assert!(head.contains(from), "{head}");
+        std::fs::write(&log, format!("{}\n{rest}", head.replacen(from, to, 1))).unwrap();
+        let bad = oc(&repo(), &["replay", log.to_str().unwrap(), "--project", repo().to_str().unwrap()]);
+        let err = text(&bad.stderr);
+        assert_eq!(bad.status.code(), Some(2), "{err}");
+        assert!(err.contains(names), "{err}");
+        assert!(!err.contains("--scenario") && !err.contains("--attacker"), "{err}");
+    }
+}
+
+#[test]
 fn a_fog_battle_log_records_what_each_side_saw_and_replays_byte_identically() {
     let dir = scratch("replay-fog");
     let log = dir.join("night.jsonl");
