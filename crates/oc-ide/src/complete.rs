@@ -1,15 +1,19 @@
 //! Completion by what the place accepts: which block the cursor is in (from the brackets before
 //! it), which keywords are valid there, and which names fit the list the cursor is in — after
 //! `tags Canto, ` still tags, and only those a class may carry in a class; after `wields
-//! Swords, ` weapon types; items after `items`; in a scenario's strings its map's regions; file
-//! paths inside `import "..."` and `map "..."`; in a map, the symbols in its rows and terrain
-//! names in its legend.
+//! Swords, ` weapon types; items after `items`; tags and statuses after `has`; in a verb's
+//! parentheses what its argument there takes (`inflict(foe, ` a status, `restrict(` a weapon
+//! type); a tag's parameter types in its head; in a combat block the formulas above; in a
+//! scenario's strings its map's regions; file paths inside `import "..."` and `map "..."`; in a
+//! map, the symbols in its rows and terrain names in its legend.
 
 use oc_fmt::lex::{tokenize, Kind};
+use oc_model::Type;
 use oc_syntax::ast::Item;
 
 use crate::defs::{self, scope_defs, DefKind};
 use crate::maps;
+use crate::names;
 use crate::navigate::relative_path;
 use crate::text::string_at;
 use crate::{is_map, scope_of, Db, FilePosition, TextEdit};
@@ -217,6 +221,9 @@ pub const SIDE: &[&str] = &[
     "or",
     "not",
 ];
+/// The types a tag's parameter may have besides a scale's name (the compiler's `resolve_type`).
+pub const PARAM_TYPES: &[&str] =
+    &["Int", "Bool", "Tag", "Class", "WeaponType", "Status", "Terrain", "Movement", "Stat", "StatMod", "Dice"];
 pub const ARMY: &[&str] = &["doc", "unit"];
 pub const UNIT: &[&str] = &["figures", "items", "joins", "tags"];
 
@@ -236,6 +243,9 @@ pub struct Context {
     pub in_string: bool,
     /// The keyword of the last item closed at the top level.
     pub last_item: Option<String>,
+    /// The innermost parentheses open before the cursor: the word before them (a verb, a tag)
+    /// and how many of their commas precede the cursor (`inflict(foe, |`: `inflict`, 1).
+    pub call: Option<(String, usize)>,
 }
 
 /// One significant token (no space, newline or comment) before the cursor.
@@ -250,6 +260,8 @@ pub fn context(text: &str, offset: usize) -> Context {
     let mut toks: Vec<Tok<'_>> = Vec::new();
     let mut at = 0;
     let mut last_word: Option<&str> = None;
+    // The parentheses open before the cursor, each with the word before it and its commas.
+    let mut parens: Vec<(String, usize)> = Vec::new();
     for t in tokenize(text) {
         let end = at + t.text.len();
         if end > offset || (end == offset && t.kind == Kind::Word) {
@@ -272,8 +284,10 @@ pub fn context(text: &str, offset: usize) -> Context {
                 ctx.blocks.push(last_word.unwrap_or("").to_string());
                 ctx.previous = None;
                 ctx.previous_punct = None;
+                parens.clear();
             }
             (Kind::Punct, "}") => {
+                parens.clear();
                 ctx.blocks.pop();
                 ctx.previous = None;
                 ctx.previous_punct = None;
@@ -281,12 +295,30 @@ pub fn context(text: &str, offset: usize) -> Context {
                     ctx.last_item = ctx.item.take();
                 }
             }
-            (Kind::Punct, p) => ctx.previous_punct = Some(p.to_string()),
+            (Kind::Punct, p) => {
+                match p {
+                    "(" => {
+                        let callee = toks.last().filter(|t| t.kind == Kind::Word).map_or("", |t| t.text);
+                        parens.push((callee.to_string(), 0));
+                    }
+                    ")" => {
+                        parens.pop();
+                    }
+                    "," => {
+                        if let Some((_, commas)) = parens.last_mut() {
+                            *commas += 1;
+                        }
+                    }
+                    _ => {}
+                }
+                ctx.previous_punct = Some(p.to_string());
+            }
             _ => {}
         }
         toks.push(Tok { kind: t.kind, text: t.text });
     }
     ctx.list = list_head(&toks).map(str::to_string);
+    ctx.call = parens.pop().filter(|(callee, _)| !callee.is_empty());
     ctx
 }
 
@@ -375,6 +407,24 @@ fn keywords_of(item: &str, depth: usize, inner: Option<&str>) -> &'static [&'sta
     }
 }
 
+/// Whether the cursor is at a tag's parameter's type (`tag Foo(x: |`).
+fn in_param_type(ctx: &Context) -> bool {
+    ctx.previous_punct.as_deref() == Some(":") && ctx.item.as_deref() == Some("tag") && ctx.blocks.is_empty()
+}
+
+/// The kinds of definition an argument of type `ty` of a verb names (`None`: an expression).
+fn kinds_of_arg(ty: &Type) -> Option<&'static [DefKind]> {
+    Some(match ty {
+        Type::Status => &[DefKind::Status],
+        Type::WeaponType => &[DefKind::WeaponType],
+        Type::Terrain => &[DefKind::Terrain],
+        Type::Tag => &[DefKind::Tag],
+        Type::Class => &[DefKind::Class],
+        Type::Movement => &[DefKind::Movement],
+        _ => return None,
+    })
+}
+
 /// The kinds of names that fit the list or keyword before the cursor (`None`: no preference).
 fn wanted(ctx: &Context) -> Option<&'static [DefKind]> {
     let inner = ctx.blocks.last().map(String::as_str);
@@ -382,11 +432,22 @@ fn wanted(ctx: &Context) -> Option<&'static [DefKind]> {
     if ctx.previous_punct.as_deref() == Some(":") && item == Some("army") {
         return Some(&[DefKind::Class]);
     }
-    if ctx.previous_punct.as_deref() == Some(":") && item == Some("tag") && ctx.blocks.is_empty() {
-        return Some(&[DefKind::Scale, DefKind::Movement]);
+    // Scales' names; the built-in types are offered as words.
+    if in_param_type(ctx) {
+        return Some(&[DefKind::Scale]);
+    }
+    // `has` takes a tag or a status, wherever it is (in a verb's argument too).
+    if ctx.list.as_deref() == Some("has") {
+        return Some(&[DefKind::Tag, DefKind::Status]);
+    }
+    // In a verb's parentheses: what its argument there takes (`inflict(foe, |`: a status).
+    if let Some((callee, index)) = &ctx.call {
+        if let Some(verb) = oc_model::conformance::VERBS.iter().find(|v| v.name == callee.as_str()) {
+            return verb.params.get(*index).and_then(kinds_of_arg);
+        }
     }
     Some(match ctx.list.as_deref() {
-        Some("tags" | "has" | "grant" | "with") => &[DefKind::Tag],
+        Some("tags" | "grant" | "with") => &[DefKind::Tag],
         Some("wields" | "type" | "wielding") => &[DefKind::WeaponType],
         Some("items" | "kit" | "chest") => &[DefKind::Item],
         Some("opened_by") => &[DefKind::Tag, DefKind::Item],
@@ -452,6 +513,32 @@ pub fn completions(db: &dyn Db, pos: FilePosition<'_>) -> Vec<CompletionItem> {
                 ));
             }
         }
+        // In a combat block: the formulas written above (a formula reads those only).
+        if let (Some("combat"), Some(Item::Ruleset(r))) = (ctx.blocks.last().map(String::as_str), item) {
+            let inside = |s: oc_diag::Span| s.start as usize <= pos.offset && pos.offset <= s.end as usize;
+            for f in r.combat.iter().filter(|c| inside(c.span)).flat_map(|c| &c.formulas) {
+                if (f.value.span.end as usize) < pos.offset {
+                    let word = DefKind::Formula.word().to_string();
+                    out.push(CompletionItem::new(f.name.value.as_str(), CompletionKind::Def(DefKind::Formula), Some(word)));
+                }
+            }
+        }
+    }
+    if in_param_type(&ctx) {
+        out.extend(PARAM_TYPES.iter().map(|t| CompletionItem::new(*t, CompletionKind::Keyword, Some("type".to_string()))));
+    }
+    // A parameter of the tag around the cursor whose type the place takes (`has t`, `grant t`).
+    if let (Some(kinds), Some(Item::Tag(t))) = (wanted, item) {
+        for p in &t.params {
+            let takes = names::kinds_of_type(&p.ty.value);
+            if !takes.is_empty() && takes.iter().all(|k| kinds.contains(k)) {
+                out.push(CompletionItem::new(
+                    p.name.value.as_str(),
+                    CompletionKind::Param,
+                    Some(format!("parameter: {}", p.ty.value)),
+                ));
+            }
+        }
     }
     if wanted.is_some() || names_here(&ctx) {
         let owner = owner_kind(&ctx);
@@ -461,7 +548,13 @@ pub fn completions(db: &dyn Db, pos: FilePosition<'_>) -> Vec<CompletionItem> {
                 Some(kinds) => kinds.contains(&d.kind),
                 None => !matches!(
                     d.kind,
-                    DefKind::Ruleset | DefKind::Army | DefKind::Table | DefKind::Dice | DefKind::Unit | DefKind::Reaction
+                    DefKind::Ruleset
+                        | DefKind::Army
+                        | DefKind::Table
+                        | DefKind::Dice
+                        | DefKind::Formula
+                        | DefKind::Unit
+                        | DefKind::Reaction
                 ),
             };
             if !fits || (d.kind == DefKind::Tag && owner.is_some_and(|o| !tag_goes_on(db, path, d, o))) {
@@ -633,6 +726,28 @@ mod tests {
         assert_eq!(wanted(&at("triangle { Swords > Axes > |")), Some(&[DefKind::WeaponType][..]));
         // A condition's `or` is no list.
         assert_eq!(at("scenario S { attacker { win seize \"a\" or |").list.as_deref(), None);
+    }
+
+    /// A verb's parentheses take what its argument there is; `has` a tag or a status.
+    #[test]
+    fn arguments_take_what_the_verb_does() {
+        for (text, call, kinds) in [
+            ("tag T { on hit { inflict(foe, |", Some(("inflict", 1)), Some(&[DefKind::Status][..])),
+            ("tag T { on hit { inflict(|", Some(("inflict", 0)), None),
+            ("tag T { restrict(|", Some(("restrict", 0)), Some(&[DefKind::WeaponType][..])),
+            ("tag T { restrict(Swords) |", None, None),
+            (
+                "tag T { when (foe has X) { inflict(foe, if self has |",
+                Some(("inflict", 1)),
+                Some(&[DefKind::Tag, DefKind::Status][..]),
+            ),
+            ("tag T { when self has |", None, Some(&[DefKind::Tag, DefKind::Status][..])),
+            ("tag T(x: |", Some(("T", 0)), Some(&[DefKind::Scale][..])),
+        ] {
+            let c = at(text);
+            assert_eq!(c.call.as_ref().map(|(v, i)| (v.as_str(), *i)), call, "{text}");
+            assert_eq!(wanted(&c), kinds, "{text}");
+        }
     }
 
     /// The keywords offered where a definition, a class entry or an item entry begins are the

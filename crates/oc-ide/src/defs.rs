@@ -1,6 +1,6 @@
 //! Definitions: what a file defines (its items, and inside a ruleset its scales, their steps,
-//! stats, bases, tables, dice, resources and reactions; inside an army its units), where, and
-//! the hover text of each.
+//! stats, bases, tables, dice, combat formulas, resources and reactions; inside an army its
+//! units), where, and the hover text of each.
 
 use oc_compiler::Workspace;
 use oc_diag::Span;
@@ -20,6 +20,9 @@ pub enum DefKind {
     Resource,
     Table,
     Dice,
+    /// A combat formula (`damage = ...` in a ruleset's `combat` block): seen only by the
+    /// formulas below it, its block's gains and reactions that reroll (see [`crate::names`]).
+    Formula,
     Reaction,
     Movement,
     WeaponType,
@@ -47,6 +50,7 @@ impl DefKind {
             DefKind::Resource => "resource",
             DefKind::Table => "table",
             DefKind::Dice => "dice",
+            DefKind::Formula => "formula",
             DefKind::Reaction => "reaction",
             DefKind::Movement => "movement",
             DefKind::WeaponType => "weapon type",
@@ -62,11 +66,15 @@ impl DefKind {
         }
     }
 
-    /// Whether a definition of this kind can be renamed (its uses found through resolution).
+    /// Whether a definition of this kind can be renamed (its uses found through resolution; a
+    /// table is only looked up, `NAME[...]`; of the formulas only helpers, `_NAME`: see
+    /// [`crate::navigate::prepare_rename`]).
     pub fn renamable(self) -> bool {
         matches!(
             self,
             DefKind::Class
+                | DefKind::Table
+                | DefKind::Formula
                 | DefKind::Item
                 | DefKind::Tag
                 | DefKind::Status
@@ -98,8 +106,9 @@ impl Def {
     }
 }
 
-/// The definitions of one file that other files can name, in source order (a tag's parameters
-/// are not among them: see [`crate::names`]).
+/// The definitions of one file, in source order: those other files can name, and its combat
+/// formulas, which only their own block and ruleset read (a tag's parameters are not among
+/// them: see [`crate::names`]).
 pub fn file_defs(file: &ast::SourceFile) -> Vec<Def> {
     let mut out = Vec::new();
     for item in &file.items {
@@ -132,6 +141,9 @@ pub fn item_defs(item: &Item, out: &mut Vec<Def>) {
             }
             for d in &r.dice {
                 push(DefKind::Dice, &d.name, d.name.span.to(d.span));
+            }
+            for f in r.combat.iter().flat_map(|c| &c.formulas) {
+                push(DefKind::Formula, &f.name, f.name.span.to(f.value.span));
             }
             for res in &r.resources {
                 push(DefKind::Resource, &res.name, res.span);

@@ -6,6 +6,13 @@
 //! the tag's parameter takes (`Effective(Armored)`: the tag `Armored`), in an expression first
 //! the parameter of the tag around it, then statuses, steps, terrains, movements... and a tag
 //! last (the movement type `Armored` in `movement_type = Armored`).
+//!
+//! A combat formula is a definition of its own, seen as the compiler sees it (`Scope::formulas`
+//! in `oc_compiler::expr`): a formula reads the formulas above it in its combat block, a `gain`
+//! and a reaction that rerolls read every one; there a bare name means a formula before any
+//! definition of the ruleset (the formula `damage`, not a table or die `damage`), though never
+//! a unit nor the engine's own values (`distance`, `chart`...). A table is looked up
+//! (`damage[...]`) and a die rolled (`roll(damage)`) by their own names still.
 
 use std::collections::HashMap;
 
@@ -30,6 +37,8 @@ pub enum Role {
     Value,
     /// A unit of the army written at this span (`joins NAME`: a unit of its own army).
     Member(Span),
+    /// A combat formula only (`reroll NAME` in a reaction).
+    Formula,
     Event,
     Verb,
 }
@@ -44,6 +53,24 @@ pub struct Occurrence<'a> {
     pub tag: Option<&'a ast::TagDef>,
     /// In a tag's argument list: the tag's name and the argument's index.
     pub arg_of: Option<(&'a str, usize)>,
+    /// The combat formulas a bare name may mean here (none outside combat).
+    pub formulas: Option<Formulas>,
+}
+
+/// The combat formulas seen from a place: those defined in the combat block at `block` whose
+/// names are written before `before` (a formula sees those above it; a `gain` and a reaction
+/// that rerolls see the whole block).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Formulas {
+    pub block: Span,
+    pub before: u32,
+}
+
+impl Formulas {
+    /// Whether a formula defined at `name` (its name's span) is seen.
+    pub fn sees(&self, name: Span) -> bool {
+        self.block.start <= name.start && name.end <= self.block.end && name.start < self.before
+    }
 }
 
 /// A use of a tag with arguments written or expected: `Lucky(5)`.
@@ -79,6 +106,16 @@ const DICE: &[DefKind] = &[DefKind::Dice];
 const TYPE: &[DefKind] = &[DefKind::Scale];
 const TAG_OR_ITEM: &[DefKind] = &[DefKind::Tag, DefKind::Item];
 const TABLE_OR_DICE: &[DefKind] = &[DefKind::Table, DefKind::Dice];
+
+/// The words an expression reads as the engine's own values whatever is defined (besides the
+/// units): the compiler reads them before parameters' and formulas' names.
+pub const READ_AS_BUILTIN: &[&str] = &["distance", "triangle", "dealt", "chart", "cover"];
+
+/// Whether a bare name in an expression means the engine's own value or a unit (`self`, `foe`...).
+pub fn reads_as_builtin(name: &str) -> bool {
+    READ_AS_BUILTIN.contains(&name) || oc_model::UnitRef::ALL.iter().any(|(n, _)| *n == name)
+}
+
 /// What a bare name in an expression may mean, in order.
 pub const VALUE: &[DefKind] = &[
     DefKind::Status,
@@ -115,11 +152,17 @@ pub fn kinds_of_type(ty: &str) -> &'static [DefKind] {
 struct Walk<'a> {
     out: Names<'a>,
     tag: Option<&'a ast::TagDef>,
+    /// The combat formulas seen where the walk is.
+    formulas: Option<Formulas>,
 }
 
 impl<'a> Walk<'a> {
     fn push(&mut self, name: &'a ast::Ident, role: Role) {
-        self.out.occurrences.push(Occurrence { name: &name.value, span: name.span, role, tag: self.tag, arg_of: None });
+        self.at(&name.value, name.span, role);
+    }
+
+    fn at(&mut self, name: &'a str, span: Span, role: Role) {
+        self.out.occurrences.push(Occurrence { name, span, role, tag: self.tag, arg_of: None, formulas: self.formulas });
     }
 
     fn uses(&mut self, names: impl IntoIterator<Item = &'a ast::Ident>, kinds: &'static [DefKind]) {
@@ -149,15 +192,13 @@ impl<'a> Walk<'a> {
 
     fn literal(&mut self, lit: &'a oc_diag::Spanned<ast::Literal>) {
         if let ast::Literal::Name(n) = &lit.value {
-            self.out.occurrences.push(Occurrence { name: n, span: lit.span, role: Role::Use(STEP), tag: self.tag, arg_of: None });
+            self.at(n, lit.span, Role::Use(STEP));
         }
     }
 
     fn expr(&mut self, e: &'a ast::Expr) {
         match &e.kind {
-            ExprKind::Name(n) => {
-                self.out.occurrences.push(Occurrence { name: n, span: e.span, role: Role::Value, tag: self.tag, arg_of: None })
-            }
+            ExprKind::Name(n) => self.at(n, e.span, Role::Value),
             ExprKind::Unary(_, a) => self.expr(a),
             ExprKind::Binary(_, a, b) => {
                 self.expr(a);
@@ -169,13 +210,7 @@ impl<'a> Walk<'a> {
             }
             ExprKind::Index(base, args) => {
                 if let ExprKind::Name(n) = &base.kind {
-                    self.out.occurrences.push(Occurrence {
-                        name: n,
-                        span: base.span,
-                        role: Role::Use(TABLE_OR_DICE),
-                        tag: self.tag,
-                        arg_of: None,
-                    });
+                    self.at(n, base.span, Role::Use(TABLE_OR_DICE));
                 } else {
                     self.expr(base);
                 }
@@ -188,13 +223,7 @@ impl<'a> Walk<'a> {
                 if f.value.as_str() == "roll" {
                     for a in args {
                         match &a.kind {
-                            ExprKind::Name(n) => self.out.occurrences.push(Occurrence {
-                                name: n,
-                                span: a.span,
-                                role: Role::Use(DICE),
-                                tag: self.tag,
-                                arg_of: None,
-                            }),
+                            ExprKind::Name(n) => self.at(n, a.span, Role::Use(DICE)),
                             _ => self.expr(a),
                         }
                     }
@@ -280,13 +309,7 @@ impl<'a> Walk<'a> {
             self.push(&c.ty, Role::Use(TYPE));
             for bound in [&c.low, &c.high] {
                 if let ast::Bound::Name(n) = &bound.value {
-                    self.out.occurrences.push(Occurrence {
-                        name: n,
-                        span: bound.span,
-                        role: Role::Use(STEP),
-                        tag: None,
-                        arg_of: None,
-                    });
+                    self.at(n, bound.span, Role::Use(STEP));
                 }
             }
         }
@@ -304,14 +327,19 @@ impl<'a> Walk<'a> {
                 }
             }
         }
+        // A formula sees those above it in its block; a gain, every formula of its block.
         for c in &r.combat {
             for f in &c.formulas {
+                self.push(&f.name, Role::Def(DefKind::Formula));
+                self.formulas = Some(Formulas { block: c.span, before: f.name.span.start });
                 self.expr(&f.value);
             }
+            self.formulas = Some(Formulas { block: c.span, before: c.span.end });
             for g in &c.gains {
                 self.push(&g.resource, Role::Use(RESOURCE));
                 self.expr(&g.value);
             }
+            self.formulas = None;
         }
         for res in &r.resources {
             self.push(&res.name, Role::Def(DefKind::Resource));
@@ -344,10 +372,17 @@ impl<'a> Walk<'a> {
             for (resource, _) in &re.costs {
                 self.push(resource, Role::Use(RESOURCE));
             }
+            // A reaction to a roll names a formula of the (first) combat block, and its
+            // requirement reads them all; another reaction, taken before the strike, none.
+            if let Some(x) = &re.reroll {
+                self.formulas = r.combat.first().map(|c| Formulas { block: c.span, before: c.span.end });
+                self.push(&x.formula, Role::Formula);
+            }
             for e in &re.requires {
                 self.expr(e);
             }
             self.stmts(&re.modifiers);
+            self.formulas = None;
         }
         for t in &r.basic {
             self.tag_ref(t);
@@ -419,13 +454,7 @@ impl<'a> Walk<'a> {
             Cond::RoutUnit(u) => {
                 let inner =
                     Span { file: u.span.file, start: u.span.start + 1, end: u.span.end.saturating_sub(1).max(u.span.start + 1) };
-                self.out.occurrences.push(Occurrence {
-                    name: &u.value,
-                    span: inner,
-                    role: Role::Use(UNIT),
-                    tag: None,
-                    arg_of: None,
-                });
+                self.at(&u.value, inner, Role::Use(UNIT));
             }
             _ => {}
         }
@@ -558,7 +587,7 @@ impl<'a> Walk<'a> {
 
 /// Every name of a file and every tag use.
 pub fn names(file: &ast::SourceFile) -> Names<'_> {
-    let mut walk = Walk { out: Names::default(), tag: None };
+    let mut walk = Walk { out: Names::default(), tag: None, formulas: None };
     for item in &file.items {
         walk.item(item);
     }
@@ -636,6 +665,16 @@ pub fn resolve<'a>(db: &dyn crate::Db, scope: &Scope<'a>, path: &'a str, o: &Occ
         Some(Resolved::Param { path, tag: tag.name.span, def })
     };
     let found = |kinds: &[DefKind]| scope.find(o.name, kinds).map(|(p, d)| Resolved::Def(p, d.clone()));
+    // The first formula of that name the place sees, in this file (the compiler keeps the
+    // first of two alike).
+    let formula = || -> Option<Resolved<'a>> {
+        let seen = o.formulas?;
+        scope
+            .all(o.name)
+            .iter()
+            .find(|(p, d)| *p == path && d.kind == DefKind::Formula && seen.sees(d.name_span))
+            .map(|(p, d)| Resolved::Def(p, (*d).clone()))
+    };
     match o.role {
         Role::Def(kind) => {
             let def = scope
@@ -656,9 +695,15 @@ pub fn resolve<'a>(db: &dyn crate::Db, scope: &Scope<'a>, path: &'a str, o: &Occ
             })
             .map_or(Resolved::Unresolved, |(p, d)| Resolved::Def(p, (*d).clone())),
         Role::Attr => param(o.name).or_else(|| found(STAT)).unwrap_or(Resolved::Builtin(DefKind::Stat)),
+        Role::Formula => formula().unwrap_or(Resolved::Unresolved),
         Role::Value => {
             if let Some(p) = param(o.name) {
                 return p;
+            }
+            if !reads_as_builtin(o.name) {
+                if let Some(f) = formula() {
+                    return f;
+                }
             }
             if let Some((tag, index)) = o.arg_of {
                 if let Some(kinds) = scope.param_kinds(db, tag).get(index) {

@@ -291,6 +291,15 @@ pub enum RenameRefused {
     Taken {
         new_name: String,
     },
+    /// A combat formula the engine reads by its name (`damage`); only helpers (`_NAME`) rename.
+    ReadByEngine {
+        name: String,
+    },
+    /// A helper formula renamed to a name without `_`, which the compiler refuses (or reads as
+    /// the engine's formula of that name).
+    NotAHelper {
+        new_name: String,
+    },
 }
 
 impl std::fmt::Display for RenameRefused {
@@ -306,6 +315,15 @@ impl std::fmt::Display for RenameRefused {
                 "`{new_name}` is not a name: letters, digits and `_`, not starting with a digit, at most {MAX_NAME} of them"
             ),
             RenameRefused::Taken { new_name } => write!(f, "`{new_name}` is already defined"),
+            RenameRefused::ReadByEngine { name } => {
+                write!(
+                    f,
+                    "the engine reads the combat formula `{name}` by its name; only helper formulas (`_name`) can be renamed"
+                )
+            }
+            RenameRefused::NotAHelper { new_name } => {
+                write!(f, "a helper formula's name starts with `_`: `{new_name}` would not be one")
+            }
             RenameRefused::Reserved { new_name } => {
                 write!(f, "`{new_name}` is a word of the language (a keyword, a unit's role or dice): uses renamed to it would read as that")
             }
@@ -325,11 +343,11 @@ pub fn prepare_rename(db: &dyn Db, pos: FilePosition<'_>) -> Result<(usize, usiz
     if target.path.starts_with(oc_compiler::stdlib::PREFIX) {
         return Err(RenameRefused::InStd { name: def.name.to_string() });
     }
+    if def.kind == DefKind::Formula && !def.name.starts_with('_') {
+        return Err(RenameRefused::ReadByEngine { name: def.name.to_string() });
+    }
     Ok((start, end, target))
 }
-
-/// The words an expression reads as the engine's own values (besides the units, `self`...).
-const READ_AS_BUILTIN: &[&str] = &["distance", "triangle", "dealt", "chart", "cover"];
 
 /// The longest name a rename gives.
 pub const MAX_NAME: usize = 128;
@@ -348,8 +366,13 @@ pub fn rename(db: &dyn Db, pos: FilePosition<'_>, new_name: &str) -> Result<Vec<
     }
     // A name an expression reads as the engine's own (`distance`, `self`...): a parameter or a
     // definition so named would be read as it, or hide it, and the rules would change meaning.
-    if READ_AS_BUILTIN.contains(&new_name) || oc_model::UnitRef::ALL.iter().any(|(n, _)| *n == new_name) {
+    // So is a step's own value in a turn's formulas (`moved`, `action`): a tag renamed `action`
+    // would read there as the step's tag.
+    if names::reads_as_builtin(new_name) || oc_model::STEP_PARAMS.iter().any(|(n, _)| *n == new_name) {
         return Err(RenameRefused::Taken { new_name: new_name.to_string() });
+    }
+    if target.def.kind == DefKind::Formula && !new_name.starts_with('_') {
+        return Err(RenameRefused::NotAHelper { new_name: new_name.to_string() });
     }
     let scope = scope_of(db, pos.path);
     let defs = scope_defs(db, &scope);
@@ -369,7 +392,9 @@ pub fn rename(db: &dyn Db, pos: FilePosition<'_>, new_name: &str) -> Result<Vec<
                 })
         }
         // A definition of that name in any compilation that sees this one (a file importing
-        // it may define the name itself).
+        // it may define the name itself). A formula's among them: in its block a formula's name
+        // comes before any other, so a formula so named would hide the renamed definition there,
+        // or, renamed, another formula or definition of the ruleset.
         _ => {
             defs.iter().any(|(_, d)| d.name == new_name)
                 || db.files().into_iter().filter(|r| scope_of(db, r).contains(&target.path.as_str())).any(|root| {

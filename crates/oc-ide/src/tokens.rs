@@ -73,7 +73,7 @@ pub fn token_type(kind: DefKind) -> TokenType {
         DefKind::Status => TokenType::Interface,
         DefKind::Class => TokenType::Class,
         DefKind::Item => TokenType::Struct,
-        DefKind::Unit => TokenType::Variable,
+        DefKind::Unit | DefKind::Formula => TokenType::Variable,
     }
 }
 

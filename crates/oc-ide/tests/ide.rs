@@ -230,7 +230,8 @@ fn rename_reaches_every_use_and_refuses_what_would_change_a_meaning() {
     // `distance`, a status in scope.
     let rules = "status Poisoned { skl -= 1 }\ntag Near(x$0: Int) on class { when distance == x { damage_bonus += x } }\n";
     let (db, path, offset) = project(&[("n.oc", rules)]);
-    for name in ["distance", "dealt", "Poisoned"] {
+    // A step's own values too (`moved`, `repeats`: read before any definition in a turn's formulas).
+    for name in ["distance", "dealt", "Poisoned", "moved", "repeats"] {
         let refused = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, name).unwrap_err();
         assert_eq!(refused, oc_ide::navigate::RenameRefused::Taken { new_name: name.into() }, "{name}");
     }
@@ -260,4 +261,203 @@ fn rename_reaches_every_use_and_refuses_what_would_change_a_meaning() {
             && db.text(&r.path).unwrap()[..r.start].ends_with("beyond 6 ")),
         "{refs:?}"
     );
+}
+
+/// A ruleset whose formulas share their names with a table (`damage`) and dice (`hit`, `_roll`).
+const FORMULAS: &str = "\
+ruleset mini {
+    scale Rating { E D C B A }
+    stat str: Rating
+    base hp: Int = 20
+    resource luck: Int = 1 at start_of_round \"Luck\"
+    inventory 3
+    dice hit d100
+    dice _roll d10
+    table damage[Rating] -> Int { E: 1 D: 2 C: 3 B: 4 A: 5 }
+    reaction Again \"Again\" {
+        reroll _roll
+        cost luck 1
+        requires _roll == 1
+    }
+    combat {
+        _roll = roll(_roll)
+        _bonus = 1
+        hit = roll(hit) <= 50
+        critical = false
+        damage = damage[attacker.str] + _roll + _bonus
+        critical_damage = damage * 2
+        follow_up = false
+        gain attacker luck = if _roll == 4 then 1 else 0
+    }
+}
+";
+
+/// The offset of the `nth` occurrence of `word` in `text` as a whole word.
+fn word_at(text: &str, word: &str, nth: usize) -> usize {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word)
+        .map(|(at, _)| at)
+        .filter(|&at| !text[..at].ends_with(is_word) && !text[at + word.len()..].starts_with(is_word))
+        .nth(nth)
+        .unwrap()
+}
+
+/// The occurrences (as `word_at`'s `nth`) of `word` that ranges of `text` cover.
+fn nths(text: &str, word: &str, ranges: impl IntoIterator<Item = (usize, usize)>) -> Vec<usize> {
+    let mut out: Vec<usize> = ranges
+        .into_iter()
+        .map(|(s, e)| {
+            assert_eq!(&text[s..e], word);
+            (0..).find(|&n| word_at(text, word, n) == s).unwrap()
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+#[test]
+fn combat_formulas_are_their_own_definitions() {
+    let (db, path, _) = project(&[("r.oc", FORMULAS)]);
+    let at = |word: &str, nth: usize| FilePosition { path: &path, offset: word_at(FORMULAS, word, nth) + 1 };
+    // Each name's occurrences, grouped by what they mean: (word, kind, its definition, every
+    // occurrence). A formula's reads (after `reroll`, in a rerolling reaction's requirement, in
+    // the formulas below it and in a gain) are the formula's; `roll(NAME)` is a die's and
+    // `NAME[...]` a table's.
+    let cases: &[(&str, &str, usize, &[usize])] = &[
+        ("_roll", "dice", 0, &[0, 4]),
+        ("_roll", "formula", 3, &[1, 2, 3, 5, 6]),
+        ("damage", "table", 0, &[0, 2]),
+        ("damage", "formula", 1, &[1, 3]),
+        ("hit", "dice", 0, &[0, 2]),
+        ("hit", "formula", 1, &[1]),
+    ];
+    // Every case is tried and every wrong answer told.
+    let mut wrong: Vec<String> = Vec::new();
+    for (word, kind, def, group) in cases {
+        for &nth in group.iter() {
+            let pos = at(word, nth);
+            let refs = oc_ide::navigate::references(&db, pos, true).unwrap_or_default();
+            let found = nths(FORMULAS, word, refs.iter().map(|r| (r.start, r.end)));
+            if found != *group {
+                wrong.push(format!("references of {kind} `{word}` from its occurrence {nth}: {found:?}"));
+            }
+            let d = oc_ide::navigate::definition(&db, pos);
+            if d.as_ref().map(|d| d.start) != Some(word_at(FORMULAS, word, *def)) {
+                wrong.push(format!("definition of {kind} `{word}` from its occurrence {nth}: {d:?}"));
+            }
+            let hover = oc_ide::navigate::hover(&db, pos).map(|h| h.markdown).unwrap_or_default();
+            if !hover.starts_with(&format!("{kind} `{word}`")) {
+                let first = hover.lines().next().unwrap_or("");
+                wrong.push(format!("hover of {kind} `{word}` at its occurrence {nth}: {first}"));
+            }
+        }
+    }
+    // Renames: (word, occurrence, new name, the occurrences renamed or the refusal).
+    use oc_ide::navigate::RenameRefused::*;
+    type Rename<'a> = (&'a str, usize, &'a str, Result<&'a [usize], oc_ide::navigate::RenameRefused>);
+    let renames: &[Rename<'_>] = &[
+        ("_roll", 5, "_die", Ok(&[1, 2, 3, 5, 6])),
+        ("_roll", 1, "_die", Ok(&[1, 2, 3, 5, 6])),
+        // A table's rename leaves the formula of its name alone.
+        ("damage", 2, "wounds", Ok(&[0, 2])),
+        // The engine reads `damage` by name; a helper renamed without `_` is no formula.
+        ("damage", 3, "_damage", Err(ReadByEngine { name: "damage".into() })),
+        ("_bonus", 0, "bonus", Err(NotAHelper { new_name: "bonus".into() })),
+        // A formula would hide, or be hidden by, another definition of the name: another
+        // formula, the die `_roll` (read by a bare name in formulas), the table.
+        ("_bonus", 0, "_roll", Err(Taken { new_name: "_roll".into() })),
+        ("damage", 0, "_bonus", Err(Taken { new_name: "_bonus".into() })),
+        ("damage", 0, "critical", Err(Taken { new_name: "critical".into() })),
+    ];
+    for (word, nth, new_name, expected) in renames {
+        let got = oc_ide::navigate::rename(&db, at(word, *nth), new_name);
+        let got = got.map(|edits| {
+            assert!(edits.iter().all(|(p, _)| *p == path), "{edits:?}");
+            nths(FORMULAS, word, edits.iter().flat_map(|(_, e)| e.iter().map(|e| (e.start, e.end))))
+        });
+        if got.as_ref().map(Vec::as_slice) != expected.as_ref().map(|v| *v) {
+            wrong.push(format!("rename of `{word}` (occurrence {nth}) to {new_name}: {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn completion_offers_what_the_place_takes() {
+    use CompletionKind::{Def, Keyword, Param};
+    const DAZED: &str = "status Dazed { skl -= 1 } lasts 1 rounds\n";
+    let in_combat = FORMULAS.replace("_roll + _bonus", "_roll + _bo$0nus");
+    // (text, labels offered with their kinds, labels not offered, the only kinds offered if any).
+    type Case<'a> = (&'a str, &'a [(&'a str, CompletionKind)], &'a [&'a str], &'a [CompletionKind]);
+    let cases: &[Case<'_>] = &[
+        // `has` takes a tag or a status (and a parameter of either).
+        (
+            "tag T(t: Status) on weapon { when foe has t$0 { damage_bonus += 1 } }",
+            &[("Dazed", Def(DefKind::Status)), ("Brave", Def(DefKind::Tag)), ("t", Param)],
+            &["Swords", "when"],
+            &[Def(DefKind::Tag), Def(DefKind::Status), Param],
+        ),
+        // `inflict`'s second argument is a status; its first is a unit.
+        (
+            "tag T(s: Status, n: Int) on weapon { on hit { inflict(foe, s$0) } }",
+            &[("Dazed", Def(DefKind::Status)), ("s", Param)],
+            &["Brave", "n", "when"],
+            &[Def(DefKind::Status), Param],
+        ),
+        ("tag T on weapon { on hit { inflict(foe, Da$0", &[("Dazed", Def(DefKind::Status))], &["Brave"], &[Def(DefKind::Status)]),
+        // `restrict` takes a weapon type.
+        (
+            "tag T on class { restrict($0",
+            &[("Swords", Def(DefKind::WeaponType))],
+            &["Dazed", "Brave"],
+            &[Def(DefKind::WeaponType)],
+        ),
+        // A parameter's type: the built-in types and the scales, no movement type.
+        (
+            "tag Foo(x: $0",
+            &[
+                ("Int", Keyword),
+                ("Tag", Keyword),
+                ("Status", Keyword),
+                ("StatMod", Keyword),
+                ("Dice", Keyword),
+                ("Rating", Def(DefKind::Scale)),
+            ],
+            &["Foot", "Armored", "when"],
+            &[Keyword, Def(DefKind::Scale)],
+        ),
+        ("tag Foo(a: Int, b: $0", &[("Bool", Keyword)], &["Foot"], &[Keyword, Def(DefKind::Scale)]),
+        // In a combat block, the formulas above (not the one written nor those below).
+        (
+            &in_combat,
+            &[("_roll", Def(DefKind::Formula)), ("_bonus", Def(DefKind::Formula)), ("critical", Def(DefKind::Formula))],
+            &["damage", "critical_damage", "follow_up"],
+            &[],
+        ),
+    ];
+    // Every case is tried and every wrong answer told.
+    let mut wrong: Vec<String> = Vec::new();
+    for (text, offered, absent, only) in cases {
+        let (db, path, offset) = project(&[("a.oc", &format!("{DAZED}{text}"))]);
+        let found = labels(&db, &path, offset);
+        let missing: Vec<_> = offered.iter().filter(|w| !found.iter().any(|(l, k)| (l.as_str(), *k) == **w)).collect();
+        let extra: Vec<_> = found
+            .iter()
+            .filter(|(l, k)| absent.contains(&l.as_str()) || !(only.is_empty() || only.contains(k)))
+            .take(8)
+            .collect();
+        if !missing.is_empty() || !extra.is_empty() {
+            wrong.push(format!("{text}: missing {missing:?}, not wanted {extra:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The types offered are the compiler's: those it lists for a type it does not know.
+    let (db, path, offset) = project(&[("a.oc", "tag Foo(x: $0")]);
+    let offered: std::collections::BTreeSet<String> = labels(&db, &path, offset).into_iter().map(|(l, _)| l).collect();
+    let mut host = oc_compiler::MemoryHost::one("t.oc", "tag Foo(x: Qqqqqqqq) on class { }\n");
+    let (c, _) = oc_compiler::Workspace::new().compile(&mut host, &["t.oc".to_string()]);
+    let help = c.diagnostics.iter().find(|d| d.code == "oc::name::unknown_type").map(|d| d.help.clone()).unwrap();
+    let listed: std::collections::BTreeSet<String> =
+        help.strip_prefix("types are ").unwrap().split(", ").map(str::to_string).collect();
+    assert_eq!(offered, listed);
 }

@@ -353,7 +353,7 @@ fn def_symbol_kind(kind: DefKind) -> u8 {
         DefKind::Status => 24,
         DefKind::Terrain | DefKind::Movement | DefKind::WeaponType | DefKind::ScaleMember => 22,
         DefKind::Ruleset | DefKind::Scenario | DefKind::Army => 2,
-        DefKind::Table | DefKind::Dice | DefKind::Reaction => 12,
+        DefKind::Table | DefKind::Dice | DefKind::Formula | DefKind::Reaction => 12,
         DefKind::Stat | DefKind::Scale | DefKind::Base | DefKind::Resource => 8,
         DefKind::Param | DefKind::Unit => 13,
     }
