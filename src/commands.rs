@@ -34,6 +34,21 @@ pub fn output_target(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) ->
     })
 }
 
+/// A shard's part about to replace a part of another shard or another run (`new`: the part's
+/// text, its counts still empty): refused (exit status 2) without `force`, before any game.
+pub fn part_free(target: Option<&Target>, kind: Kind, new: &str, force: bool) -> Result<(), u8> {
+    let Some(Target::File(file)) = target.filter(|_| !force) else { return Ok(()) };
+    if let Some(what) = oc_project::parts::another(&file.path, kind, new) {
+        errln!(
+            "error: {} holds another part: {what}; replacing it would lose its games",
+            target.map_or_else(String::new, Target::show)
+        );
+        errln!("help: give each shard its own file (`--out part-K.json`), or pass --force to replace it");
+        return Err(2);
+    }
+    Ok(())
+}
+
 /// [`output::apart`], a refusal printed (exit status 2).
 pub fn apart(outputs: &[(&str, Option<&Path>)]) -> Result<(), u8> {
     output::apart(outputs).map_err(|r| {

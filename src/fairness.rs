@@ -92,6 +92,15 @@ fn fairness(a: &Args) -> u8 {
         Ok(t) => t,
         Err(code) => return code,
     };
+    if let Some(shard) = run.shard {
+        let command = fairness::command_line(run.paths, run.games, run.games_for, run.seed, readme);
+        let empty = fairness::Part::new(&run, command, shard, Vec::new()).text();
+        if let Err(code) =
+            empty.map_or(Ok(()), |text| crate::commands::part_free(target.as_ref(), Kind::FairnessPart, &text, a.force))
+        {
+            return code;
+        }
+    }
     let bar = crate::commands::Progress::new(None);
     let measured =
         fairness::measure(&run, &|p: &Path| crate::load::compile_shown(p, "fairness"), &|line: &str| bar.say(line), &|| {

@@ -107,6 +107,14 @@ fn simulate(args: &Args) -> u8 {
         Ok(p) => p,
         Err(code) => return code,
     };
+    if let Some(shard) = run.shard {
+        let empty = Part::new(Header::of(&setup, &ais, &run), setup.fingerprint(), shard, Tally::default()).text();
+        if let Err(code) =
+            empty.map_or(Ok(()), |text| crate::commands::part_free(target.as_ref(), Kind::SimulationPart, &text, force))
+        {
+            return code;
+        }
+    }
     let started = std::time::Instant::now();
     let bar = crate::commands::Progress::new(Some(run.count()));
     let played = simulate::run(&setup, &ais, &run, &|| bar.tick());

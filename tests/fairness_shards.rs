@@ -89,3 +89,20 @@ fn fairness_merge_refuses_missing_repeated_foreign_and_old_parts() {
     assert!(err(&["fairness", SCENARIO, "--shard", "1/2", "--readme", "README.md"]).contains("merged table into the README"));
     assert!(err(&["fairness", SCENARIO, "--shard", "4/3"]).contains("shards are numbered 1 to N"));
 }
+
+#[test]
+fn a_fairness_part_of_another_shard_is_not_replaced_without_force() {
+    let dir = scratch("another-part");
+    let run = ["fairness", SCENARIO, "--games", "4", "--seed", "11", "--out", "part.json"];
+    let first = oc(&dir, &[&run[..], &["--shard", "1/2"]].concat());
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let kept = std::fs::read(dir.join("part.json")).unwrap();
+    let second = oc(&dir, &[&run[..], &["--shard", "2/2"]].concat());
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{err}");
+    assert!(err.contains("part.json holds another part: shard 1/2 (this run writes shard 2/2)"), "{err}");
+    assert_eq!(std::fs::read(dir.join("part.json")).unwrap(), kept, "the first shard's part is kept");
+    let again = oc(&dir, &[&run[..], &["--shard", "1/2"]].concat());
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert_eq!(std::fs::read(dir.join("part.json")).unwrap(), kept, "the same shard writes the same part");
+}

@@ -88,3 +88,31 @@ fn merge_refuses_missing_repeated_and_foreign_parts() {
     assert!(err(&["simulate", "merge", "junk.json"]).contains("not a part of a sharded simulation"));
     assert!(err(&["simulate", SCENARIO, "--shard", "5/4"]).contains("shards are numbered 1 to N"));
 }
+
+#[test]
+fn a_part_of_another_shard_is_not_replaced_without_force() {
+    // Two shards of a job array given the same --out: the second would replace the first's
+    // games, which the merge would then miss. Refused before any game; the same shard again
+    // (its run repeated) replaces its own part.
+    let dir = scratch("another-part");
+    let run = ["simulate", SCENARIO, "--games", "4", "--out", "part.json"];
+    let first = oc(&dir, &[&run[..], &["--shard", "1/2", "--seed", "11"]].concat());
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let kept = std::fs::read(dir.join("part.json")).unwrap();
+    for (other, says) in [
+        (&["--shard", "2/2", "--seed", "11"][..], "shard 1/2 (this run writes shard 2/2)"),
+        (&["--shard", "1/2", "--seed", "12"][..], "`seed` 11 (this run: 12)"),
+    ] {
+        let second = oc(&dir, &[&run[..], other].concat());
+        let err = String::from_utf8_lossy(&second.stderr);
+        assert_eq!(second.status.code(), Some(2), "{err}");
+        assert!(err.contains("part.json holds another part") && err.contains(says), "{err}");
+        assert!(!err.contains("games in"), "refused before playing: {err}");
+        assert_eq!(std::fs::read(dir.join("part.json")).unwrap(), kept, "the first shard's part is kept");
+    }
+    let again = oc(&dir, &[&run[..], &["--shard", "1/2", "--seed", "11"]].concat());
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    let forced = oc(&dir, &[&run[..], &["--shard", "2/2", "--seed", "11", "--force"]].concat());
+    assert!(forced.status.success(), "{}", String::from_utf8_lossy(&forced.stderr));
+    assert_ne!(std::fs::read(dir.join("part.json")).unwrap(), kept, "--force replaces it");
+}

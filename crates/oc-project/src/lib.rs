@@ -17,6 +17,7 @@ pub mod limits;
 pub mod load;
 pub mod manifest;
 pub mod output;
+pub mod parts;
 pub mod rulesets;
 pub mod session;
 pub mod shown;
