@@ -170,9 +170,13 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
         Ok(t) => t,
         Err(code) => return code,
     };
-    if let Some(r) = oc_project::load::unreadable_refusal(&unreadable) {
+    if !unreadable.is_empty() {
+        // As `oc check` reports them: a diagnostic each, exit status 1.
+        let mut workspace = workspace;
+        let diagnostics = oc_project::load::unreadable_diagnostics(&mut workspace, &unreadable);
         report::verdict(1);
-        refused(&r);
+        crate::load::show(&workspace, &diagnostics);
+        errln!("not written: {} file(s) could not be read", diagnostics.len());
         return 1;
     }
     // Files of several rulesets (`oc build scenarios`, or a folder holding a ruleset of its own

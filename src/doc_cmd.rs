@@ -47,9 +47,13 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         );
     }
     let oc_project::load::Loaded { workspace, compilation, unreadable, inputs: read, .. } = loaded;
-    if let Some(r) = oc_project::load::unreadable_refusal(&unreadable) {
+    if !unreadable.is_empty() {
+        // As `oc check` reports them: a diagnostic each, exit status 1.
+        let mut workspace = workspace;
+        let diagnostics = oc_project::load::unreadable_diagnostics(&mut workspace, &unreadable);
         report::verdict(1);
-        crate::commands::refused(&r);
+        crate::load::show(&workspace, &diagnostics);
+        errln!("not written: {} file(s) could not be read", diagnostics.len());
         return 1;
     }
     let mut inputs: Vec<PathBuf> = paths.to_vec();

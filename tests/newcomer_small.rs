@@ -291,3 +291,27 @@ fn an_export_to_a_file_of_another_kind_names_the_export_that_writes_it() {
     let run = oc(&repo(), &["export", "uvtt", "scenarios/maps/grado-keep.map.toml", "-o", "/dev/null/x.json"]);
     assert!(!text(&run.stderr).contains("names a Foundry scene"), "{}", text(&run.stderr));
 }
+
+/// A source that is a link out of the project stops every command as it stops `oc check`: the
+/// diagnostic `oc::file::outside_project`, exit status 1 (oc doc and oc build said
+/// `oc::file::unreadable` with 1, oc balance and the play commands the same with 2).
+#[cfg(unix)]
+#[test]
+fn a_link_out_of_the_project_is_the_same_error_for_every_command() {
+    let dir = scratch("link-out");
+    std::os::unix::fs::symlink(repo().join("scenarios/ide.oc"), dir.join("link.oc")).unwrap();
+    for args in [
+        &["check", "link.oc"][..],
+        &["doc", "link.oc", "-o", "site"],
+        &["build", "link.oc", "-o", "rules.json"],
+        &["balance", "link.oc"],
+        &["simulate", "link.oc", "--games", "1"],
+        &["matrix", "--ruleset", "link.oc"],
+    ] {
+        let run = oc(&dir, args);
+        let err = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("oc::file::outside_project") && err.contains("help:"), "{args:?}: {err}");
+    }
+    assert!(!dir.join("site").exists() && !dir.join("rules.json").exists());
+}

@@ -182,9 +182,10 @@ pub fn load_with(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, Fai
 
 /// Compiled rules with their engine; the diagnostics that stop them, or why nothing was read.
 fn engine_of(loaded: oc_project::load::Loaded) -> Result<Loaded, Failure> {
-    let oc_project::load::Loaded { workspace, compilation, unreadable, .. } = loaded;
-    if let Some(r) = oc_project::load::unreadable_refusal(&unreadable) {
-        return Err(r.into());
+    let oc_project::load::Loaded { mut workspace, compilation, unreadable, .. } = loaded;
+    if !unreadable.is_empty() {
+        let diagnostics = oc_project::load::unreadable_diagnostics(&mut workspace, &unreadable);
+        return Err(Failure::Rejected { workspace: Box::new(workspace), diagnostics });
     }
     let files = compilation.files.clone();
     let Some(rules) = compilation.rules else {

@@ -39,9 +39,11 @@ pub fn compile(path: &Path) -> Result<Compiled, Failure> {
 /// [`compile`] for `oc {command}`, which a refusal of files of several rulesets names.
 pub fn compile_for(path: &Path, command: &str) -> Result<Compiled, Failure> {
     let project = oc_project::load::project_with_files(&[path.to_path_buf()], "play")?;
-    let oc_project::load::Loaded { project, workspace, compilation, unreadable, .. } = oc_project::load::compile_project(project);
-    if let Some(r) = oc_project::load::unreadable_refusal(&unreadable) {
-        return Err(r.into());
+    let oc_project::load::Loaded { project, mut workspace, compilation, unreadable, .. } =
+        oc_project::load::compile_project(project);
+    if !unreadable.is_empty() {
+        let diagnostics = oc_project::load::unreadable_diagnostics(&mut workspace, &unreadable);
+        return Err(Failure::Rejected { workspace: Box::new(workspace), diagnostics });
     }
     match compilation.rules {
         Some(rules) => Ok(Compiled { rules, workspace, root: project.root, warnings: compilation.diagnostics }),

@@ -7,7 +7,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use crate::codes::{NOT_UTF8, OUTSIDE_PROJECT, UNREADABLE};
+use crate::codes::NOT_UTF8;
 use crate::discover::MANIFEST_FILE;
 use crate::fsx::ReadError;
 use crate::limits::{MAX_IMAGE_BYTES, MAX_SOURCE_BYTES};
@@ -205,14 +205,7 @@ impl Session {
     /// A file that could not be read at all: one diagnostic naming it, the rest goes on.
     fn unreadable(&mut self, path: &str, reason: &str) -> Diagnostic {
         let id = self.note(path);
-        let outside = reason.contains("outside the project");
-        let code = if outside { OUTSIDE_PROJECT } else { UNREADABLE };
-        let help = if outside {
-            "copy the file into the project, or move oc.toml up to a folder holding both"
-        } else {
-            "replace it with a regular text file, or list it under `ignore` in oc.toml"
-        };
-        Diagnostic::error(code, Span::new(id, 0, 0), format!("cannot read {path}: {reason}")).with_help(help)
+        crate::load::unreadable_diagnostic(id, path, reason)
     }
 
     fn compile_root(&mut self, host: &mut DiskHost, root: &str) -> bool {
