@@ -46,7 +46,7 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
             left_out.join(", ")
         );
     }
-    let oc_project::load::Loaded { workspace, compilation, unreadable, inputs: read, .. } = loaded;
+    let oc_project::load::Loaded { project, workspace, compilation, unreadable, inputs: read } = loaded;
     if !unreadable.is_empty() {
         // As `oc check` reports them: a diagnostic each, exit status 1.
         let mut workspace = workspace;
@@ -58,8 +58,18 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
     }
     let mut inputs: Vec<PathBuf> = paths.to_vec();
     inputs.extend(read);
+    // The site's domain (GitHub Pages' `CNAME`): the documented project's oc.toml, or for a
+    // built-in ruleset the working directory's.
+    let cname = if paths.is_empty() {
+        std::env::current_dir().ok().and_then(|cwd| oc_project::discover::open(&cwd).settings.doc_cname)
+    } else {
+        project.settings.doc_cname.clone()
+    };
     if let Err(r) = oc_project::folder::prepare(out, (oc_doc::MARKER, oc_doc::MARKER_TEXT), &inputs, force) {
         errln!("error: {}\nhelp: {}", r.message, r.help);
+        if cname.is_none() && out.join("CNAME").is_file() {
+            noteln!("oc doc writes the site's CNAME itself when oc.toml names the domain: `[doc]` then `cname = \"DOMAIN\"`");
+        }
         return 2;
     }
     if compilation.rules.is_none() {
@@ -76,11 +86,14 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
     };
     let mut input = oc_doc::Input::new(title, &rules).with_files(&workspace, &compilation.files);
     input.maps = oc_render::map::pictures(&workspace, &rules);
-    let site = oc_doc::build(&input);
+    let mut site = oc_doc::build(&input);
     let broken = site.broken_links();
     if !broken.is_empty() {
         errln!("error: internal: the generated site has broken links (please report it):\n{}", broken.join("\n"));
         return 2;
+    }
+    if let Some(domain) = &cname {
+        site.files.insert("CNAME".to_string(), format!("{domain}\n").into_bytes());
     }
     if let Err(e) = oc_project::folder::write(out, &site.files, (oc_doc::MARKER, oc_doc::MARKER_TEXT)) {
         errln!("error: cannot write {}: {e}", out.display());

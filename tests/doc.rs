@@ -108,6 +108,39 @@ fn without_paths_the_project_s_ruleset_is_documented() {
     assert!(stderr(&o).contains("9 classes"), "the stamina roster: {}", stderr(&o));
 }
 
+/// A `CNAME` put into the site by hand was lost to `--force` (there was no way to regenerate
+/// and keep it): oc.toml's `[doc] cname` has `oc doc` write it, every time.
+#[test]
+fn the_site_s_cname_comes_from_oc_toml() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("oc.toml"), "[project]\nname = \"p3\"\nruleset = \"stamina\"\n").unwrap();
+    let o = oc(&["doc", "-o", "site"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A CNAME added by hand: refused, and the refusal says how oc keeps one.
+    std::fs::write(tmp.path().join("site/CNAME"), "rules.example.org\n").unwrap();
+    let o = oc(&["doc", "-o", "site"], tmp.path());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("CNAME") && stderr(&o).contains("cname = \"DOMAIN\""), "{}", stderr(&o));
+    std::fs::write(
+        tmp.path().join("oc.toml"),
+        "[project]\nname = \"p3\"\nruleset = \"stamina\"\n\n[doc]\ncname = \"rules.example.org\"\n",
+    )
+    .unwrap();
+    // Written by oc now: the same site again, and again.
+    for _ in 0..2 {
+        let o = oc(&["doc", "-o", "site", "--force"], tmp.path());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(std::fs::read_to_string(tmp.path().join("site/CNAME")).unwrap(), "rules.example.org\n");
+        let o = oc(&["doc", "-o", "site"], tmp.path());
+        assert_eq!(o.status.code(), Some(0), "ours, as written: {}", stderr(&o));
+    }
+    // A name that is not a domain is an error of oc.toml.
+    std::fs::write(tmp.path().join("oc.toml"), "[project]\nruleset = \"stamina\"\n[doc]\ncname = \"https://x.org\"\n").unwrap();
+    let o = oc(&["check", "."], tmp.path());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("`cname` is the site's domain name"), "{}", stderr(&o));
+}
+
 /// A chromium binary, installed with apt-get when missing; `Err(why)` when there is none.
 fn chromium() -> Result<String, String> {
     let found = |name: &str| Command::new(name).arg("--version").output().is_ok_and(|o| o.status.success());

@@ -27,11 +27,13 @@ checked.\n\nFix: rename the file (the message shows its name with the bad bytes 
 "`oc.toml` marks the project root and holds its settings. This one does not parse as TOML.\n\n\
 Fix: correct the syntax at the place shown.";
     MANIFEST_FIELD = "oc::manifest::field", "an oc.toml key is unknown or of the wrong type",
-"`oc.toml` has one table, `[project]`, with the keys `name` (a string), `ruleset` (a string: \
+"`oc.toml` has a table `[project]`, with the keys `name` (a string), `ruleset` (a string: \
 the default `--ruleset` of `oc forecast`, `oc duel` and `oc matrix`, a built-in name or a path \
 relative to the root) and `ignore` (a list of globs, relative to the root, of paths `oc check` \
 skips when it walks a folder: `*` within one path part, `**` across parts, a bare name matches \
-any part). Unknown keys are refused so typos do not pass silently.\n\nFix: use the keys listed here.";
+any part); and a table `[doc]` with `cname` (the domain name `oc doc` writes into the site as its \
+`CNAME` file, for GitHub Pages: `rules.example.org`). Unknown keys are refused so typos do not \
+pass silently.\n\nFix: use the keys listed here.";
     MANIFEST_RULESET = "oc::manifest::ruleset", "oc.toml names a ruleset that is not there",
 "`ruleset` in `oc.toml` is the rules `oc forecast`, `oc duel`, `oc matrix` and `oc balance` use \
 when run in the project without `--ruleset`: a built-in ruleset's name (`officers_chess`, \

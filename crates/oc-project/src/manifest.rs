@@ -7,6 +7,9 @@
 //! name = "magvel"                 # shown in reports
 //! ruleset = "officers_chess"      # default --ruleset of forecast, duel and matrix
 //! ignore = ["tests/fixtures", "*.mistakes.oc"]   # skipped when `oc check` walks a folder
+//!
+//! [doc]
+//! cname = "rules.example.org"     # `oc doc` writes it as the site's CNAME (GitHub Pages)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -28,6 +31,8 @@ pub struct Manifest {
     /// Where `ruleset`'s value is written in oc.toml (bytes), for a diagnostic about it.
     pub ruleset_at: Option<(usize, usize)>,
     pub ignore: Vec<String>,
+    /// `[doc] cname`: the custom domain `oc doc` writes into the site as its `CNAME` file.
+    pub doc_cname: Option<String>,
 }
 
 /// Where a project starts, and its manifest file if it has one.
@@ -93,12 +98,33 @@ pub fn parse(file: FileId, text: &str) -> (Manifest, Vec<Diagnostic>) {
     };
     let mut field = |at: std::ops::Range<usize>, message: String| {
         diags.push(Diagnostic::error(MANIFEST_FIELD, span(at), message).with_help(
-            "oc.toml has one table, [project], with `name` (string), `ruleset` (string) and `ignore` (list of globs)",
+            "oc.toml has a table [project], with `name` (string), `ruleset` (string) and `ignore` (list of globs), and a table [doc] with `cname` (a domain name)",
         ));
     };
     for (key, value) in &table {
+        if key.get_ref().as_ref() == "doc" {
+            let Some(doc) = value.get_ref().as_table() else {
+                field(value.span(), "`doc` must be a table: `[doc]`".to_string());
+                continue;
+            };
+            for (k, v) in doc {
+                match (k.get_ref().as_ref(), v.get_ref()) {
+                    ("cname", DeValue::String(s)) if is_domain(s) => manifest.doc_cname = Some(s.to_string()),
+                    ("cname", _) => field(
+                        v.span(),
+                        "`cname` is the site's domain name, such as \"rules.example.org\" (letters, digits, `-` and dots)"
+                            .to_string(),
+                    ),
+                    (other, _) => field(k.span(), format!("unknown key `{other}` in [doc]")),
+                }
+            }
+            continue;
+        }
         if key.get_ref().as_ref() != "project" {
-            field(key.span(), format!("unknown key `{}` in oc.toml", key.get_ref()));
+            let hint = oc_diag::did_you_mean(key.get_ref().as_ref(), ["project", "doc"].into_iter())
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            field(key.span(), format!("unknown key `{}` in oc.toml{hint}", key.get_ref()));
             continue;
         }
         let Some(project) = value.get_ref().as_table() else {
@@ -140,6 +166,20 @@ pub fn parse(file: FileId, text: &str) -> (Manifest, Vec<Diagnostic>) {
     (manifest, diags)
 }
 
+/// Whether `s` is a domain name a `CNAME` file may hold: dot-separated labels of letters, digits
+/// and `-` (not at either end), at most 253 bytes.
+fn is_domain(s: &str) -> bool {
+    s.len() <= 253
+        && s.split('.').count() >= 2
+        && s.split('.').all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,5 +202,18 @@ mod tests {
         );
         let (_, d) = parse(FileId(0), "[project\n");
         assert_eq!(d.first().map(|d| d.code), Some(MANIFEST_TOML));
+    }
+
+    #[test]
+    fn the_doc_table_names_the_sites_domain() {
+        let (m, d) = parse(FileId(0), "[project]\nname = \"x\"\n[doc]\ncname = \"rules.example.org\"\n");
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(m.doc_cname.as_deref(), Some("rules.example.org"));
+        for bad in ["\"https://rules.example.org\"", "\"rules\"", "\"a b.org\"", "3", "\"-a.org\""] {
+            let (m, d) = parse(FileId(0), &format!("[doc]\ncname = {bad}\n"));
+            assert_eq!((m.doc_cname, d.len()), (None, 1), "{bad}");
+        }
+        let (_, d) = parse(FileId(0), "[docs]\ncname = \"a.org\"\n");
+        assert!(d.first().is_some_and(|d| d.message.contains("did you mean `doc`?")), "{d:?}");
     }
 }
