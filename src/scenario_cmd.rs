@@ -74,7 +74,7 @@ pub fn outfit(before: &Path, after: &Path, name: Option<&str>) -> u8 {
         err!("{}", reports.render(d, style));
     }
     if !problems.is_empty() {
-        errln!("not accepted: {} change(s) of class", problems.len());
+        errln!("not accepted: {} change(s) the Outfitting phase does not allow (only items may change)", problems.len());
         return 1;
     }
     outln!("accepted: {}", army_line(&rules_after, new));

@@ -483,6 +483,11 @@ fn army_scout_shares_classes_only_and_outfit_rejects_class_changes() {
         "{err}"
     );
     assert!(err.contains("after.oc:30:17"), "points at the class in the new file: {err}");
+    assert!(err.contains("not accepted: 1 change(s) the Outfitting phase does not allow"), "{err}");
+    // Without --name, the armies the file defines or imports, counted.
+    let several = oc(&dir, &["army", "scout", "before.oc"]);
+    assert_eq!(several.status.code(), Some(2));
+    assert!(text(&several.stderr).contains("before.oc defines or imports 2 armies: "), "{}", text(&several.stderr));
 }
 
 #[test]

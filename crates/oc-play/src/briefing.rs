@@ -45,7 +45,12 @@ pub fn pick<'a, T>(
                 .with_help(format!("name the `.oc` file that holds the {what}"))),
             many => {
                 let names: Vec<&str> = many.iter().map(&name_of).collect();
-                Err(Refusal::new(format!("{} defines several of them: {}", path.display(), names.join(", ")))
+                // Its own and those of the files it imports: the list is the compilation's.
+                let whats = match what.strip_suffix('y') {
+                    Some(stem) => format!("{stem}ies"),
+                    None => format!("{what}s"),
+                };
+                Err(Refusal::new(format!("{} defines or imports {} {whats}: {}", path.display(), names.len(), names.join(", ")))
                     .with_help("name one with --name"))
             }
         },
