@@ -221,7 +221,13 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
             return 1;
         }
     }
-    noteln!("replayed {} steps of {} (seed {}): identical", checked.steps, source.scenario, source.seed);
+    noteln!(
+        "replayed {} turns ({} log lines) of {} (seed {}): identical",
+        checked.turns,
+        checked.steps,
+        source.scenario,
+        source.seed
+    );
     if checked.unfinished {
         noteln!("the game is unfinished: continue it with `oc play {} --resume {}`", source.file, log.display());
     }

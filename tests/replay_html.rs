@@ -226,6 +226,9 @@ fn check_battle(chromium: &Path, scenario: &str, seed: u64) -> (oc_testkit::Scra
     let line = text_of(&shown.dom, "victory").unwrap();
     assert!(line.starts_with(&format!("Round {}: ", end["round"])), "{scenario}: {line}");
     assert!(line.contains(end["reason"].as_str().unwrap()), "{scenario}: {line}");
+    // The header of the last frame: nobody is to act (it said "the attacker to act").
+    let header = text_of(&shown.dom, "round").unwrap();
+    assert!(header.ends_with("the battle is over"), "{scenario}: {header}");
 
     // The first frame: everyone standing at full HP, no victory yet.
     let first = open(chromium, &page, "frame=0", &profile);

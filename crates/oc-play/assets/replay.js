@@ -239,7 +239,9 @@
     document.body.dataset.frame = String(k);
     const f = D.frames[k];
     const prev = k > 0 ? D.frames[k - 1] : null;
-    $("round").textContent = "Round " + f.round + (D.rounds ? " of " + D.rounds : "") + " \u00b7 the " + f.to_act + " to act";
+    // The last frame of a finished battle: nobody is to act.
+    const over = k === last && D.end;
+    $("round").textContent = "Round " + f.round + (D.rounds ? " of " + D.rounds : "") + " \u00b7 " + (over ? "the battle is over" : "the " + f.to_act + " to act");
     $("counter").textContent = "step " + k + " of " + last;
     $("scrub").value = String(k);
     changedLayer.replaceChildren();

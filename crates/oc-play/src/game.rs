@@ -204,8 +204,10 @@ pub fn replay(setup: &Setup, source: &Source, logged: &[Record], record: bool) -
 
 /// A log played again and checked line by line ([`check`]).
 pub struct Checked {
-    /// The steps replayed (the lines after the header).
+    /// The lines replayed (after the header).
     pub steps: usize,
+    /// The turns among them (a replay page's steps).
+    pub turns: usize,
     /// Where the log and its replay part; `None`: identical.
     pub mismatch: Option<crate::log::Mismatch>,
     /// The replay page's recording, when asked for (of a finished game).
@@ -230,8 +232,10 @@ pub fn check(setup: &Setup, opened: &crate::log::Opened, record: bool) -> Result
         Some(why) => Some(crate::log::verify_stopped(&opened.text, &expected, why)),
         None => crate::log::verify(&opened.text, &expected).err(),
     };
+    let turns = replayed.played.records.iter().filter(|r| matches!(r, oc_engine::battle::Record::Turn { .. })).count();
     Ok(Checked {
         steps: expected.len().saturating_sub(1),
+        turns,
         mismatch,
         recording: replayed.played.recording,
         unfinished: replayed.unfinished,
