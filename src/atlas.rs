@@ -288,9 +288,9 @@ fn export_to(opts: &ExportArgs) -> Result<u8, u8> {
                 errln!("error: `oc export tiled` writes two files (the TMX and its tileset PNG): give --out MAP.tmx");
                 return Err(2);
             };
-            let tileset_path = export::tiled_tileset(&map, map_path, out).map_err(stopped)?;
+            let tileset_path = export::tiled_tileset(&map, &rules, map_path, out).map_err(stopped)?;
             let tileset_target = output_target(&tileset_path, Kind::Picture(export::TILED_TILESET), &inputs, force)?;
-            let (tmx, png) = export::tiled(&map, &tileset_path).map_err(stopped)?;
+            let (tmx, png) = export::tiled(&map, &rules, &tileset_path).map_err(stopped)?;
             let status = write(&tileset_target, &png).max(write(tmx_target, tmx.as_bytes()));
             if status == 0 {
                 noteln!("wrote {} and {}", out.display(), tileset_path.display());

@@ -206,6 +206,39 @@ fn import_tiled_writes_a_new_map_and_replaces_one_only_with_force() {
     assert_eq!(explain.status.code(), Some(0));
 }
 
+/// The tileset holds every terrain of the map's rules, the map's own first (their tiles keep
+/// their numbers): a map edited in Tiled may be painted with a terrain it did not have (the
+/// tileset held only those on the map).
+#[test]
+fn the_tileset_holds_every_terrain_of_the_rules() {
+    let rules = std_rules();
+    let dir = scratch("palette");
+    let tmx_path = dir.join("ide.tmx");
+    let run = oc(&["export", "tiled", "scenarios/maps/ide.map.toml", "-o", tmx_path.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let tmx = std::fs::read_to_string(&tmx_path).unwrap();
+    let types: Vec<&str> =
+        tmx.split("<tile id=\"").skip(1).filter_map(|t| t.split("type=\"").nth(1)?.split('"').next()).collect();
+    for t in &rules.terrains {
+        assert!(types.contains(&t.name.as_str()), "{} missing from the tileset: {types:?}", t.name);
+    }
+    let original = check(&std::fs::read_to_string(repo().join("scenarios/maps/ide.map.toml")).unwrap(), &rules);
+    let on_map: std::collections::BTreeSet<&str> = original.tiles().filter_map(|t| original.terrain(t)).collect();
+    assert!(types.iter().take(on_map.len()).all(|t| on_map.contains(t)), "the map's terrains first: {types:?}");
+    // Paint the first square with a terrain the map does not have, by its tile number.
+    let lake = types.iter().position(|t| *t == "Lake").expect("Lake in the tileset");
+    assert!(!on_map.contains("Lake"), "the test needs a terrain the map does not use");
+    let (head, data) = tmx.split_once("<data encoding=\"csv\">\n").unwrap();
+    let comma = data.find(',').unwrap();
+    let painted = format!("{head}<data encoding=\"csv\">\n{}{}", lake + 1, &data[comma..]);
+    std::fs::write(&tmx_path, painted).unwrap();
+    let out = dir.join("ide.map.toml");
+    let run = oc(&["import", "tiled", tmx_path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let copy = check(&std::fs::read_to_string(&out).unwrap(), &rules);
+    assert_eq!(copy.terrain(oc_atlas::Tile { x: 0, y: 0 }), Some("Lake"));
+}
+
 #[test]
 fn tiled_fixtures_match_their_expectations() {
     let rules = std_rules();

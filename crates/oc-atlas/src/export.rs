@@ -1,7 +1,7 @@
 //! Palette images (one pixel per tile) turned into map definitions, and PNG helpers. Foundry
 //! scenes are in [`crate::foundry`], Universal VTT in [`crate::uvtt`], Tiled in [`crate::tiled`].
 
-pub use crate::tiled::{tiled, tileset_size, TMX_MARK};
+pub use crate::tiled::{tiled, tiled_with, tileset_size, TMX_MARK};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

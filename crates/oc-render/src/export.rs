@@ -118,17 +118,18 @@ pub fn uvtt(root: &Path, map_path: &Path, map: &oc_atlas::Map, rules: &oc_model:
 
 /// Where a Tiled export's tileset goes: `STEM-terrain.png` beside `out`; refused when the
 /// map's tileset would be too large.
-pub fn tiled_tileset(map: &oc_atlas::Map, map_path: &Path, out: &Path) -> Result<PathBuf, Stop> {
-    oc_atlas::export::tileset_size(map)
+pub fn tiled_tileset(map: &oc_atlas::Map, rules: &oc_model::Rules, map_path: &Path, out: &Path) -> Result<PathBuf, Stop> {
+    oc_atlas::export::tileset_size(map, Some(rules))
         .map_err(|why| Stop::new(1, format!("{}: {why}", map_path.display())).help("lower the map's `grid`"))?;
     let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "map".into());
     Ok(out.with_file_name(format!("{stem}-terrain.png")))
 }
 
-/// The TMX naming the tileset at `tileset_path`, and the tileset's PNG.
-pub fn tiled(map: &oc_atlas::Map, tileset_path: &Path) -> Result<(String, Vec<u8>), Stop> {
+/// The TMX naming the tileset at `tileset_path`, and the tileset's PNG: every terrain of the
+/// map's `rules`, the map's first.
+pub fn tiled(map: &oc_atlas::Map, rules: &oc_model::Rules, tileset_path: &Path) -> Result<(String, Vec<u8>), Stop> {
     let name = tileset_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let (tmx, tileset) = oc_atlas::export::tiled(map, &name);
+    let (tmx, tileset) = oc_atlas::export::tiled_with(map, Some(rules), &name);
     let png = oc_atlas::render::png_drawn_by(&tileset, TILED_TILESET)
         .map_err(|e| Stop::new(2, format!("cannot encode the tileset: {e}")))?;
     Ok((tmx, png))

@@ -114,10 +114,25 @@ pub(crate) fn side_word(s: Side) -> &'static str {
 /// earlier output by it.
 pub const TMX_MARK: &str = "<!-- written by oc export tiled -->";
 
-/// The size of the tileset [`tiled`] draws (one square per terrain used), or why it would pass
-/// the picture bounds of [`crate::render::MAX_RENDER_SIDE`].
-pub fn tileset_size(map: &Map) -> Result<(u32, u32), crate::render::PictureError> {
-    let used = map.tiles().filter_map(|t| map.terrain(t)).collect::<BTreeSet<_>>().len().max(1) as u64;
+/// The terrains of the tileset, in tile order: those the map uses (by name, so a map's tiles
+/// keep their numbers), then the others of `rules`, so that a map edited in Tiled may be
+/// painted with any terrain its rules have, not only those it had.
+fn palette<'a>(map: &'a Map, rules: Option<&'a oc_model::Rules>) -> Vec<&'a str> {
+    let used: BTreeSet<&str> = map.tiles().filter_map(|t| map.terrain(t)).collect();
+    let others = rules.into_iter().flat_map(|r| &r.terrains).map(|t| t.name.as_str()).filter(|n| !used.contains(n));
+    let mut all: Vec<&str> = used.iter().copied().collect();
+    for name in others {
+        if !all.contains(&name) {
+            all.push(name);
+        }
+    }
+    all
+}
+
+/// The size of the tileset [`tiled_with`] draws (one square per terrain of [`palette`]), or
+/// why it would pass the picture bounds of [`crate::render::MAX_RENDER_SIDE`].
+pub fn tileset_size(map: &Map, rules: Option<&oc_model::Rules>) -> Result<(u32, u32), crate::render::PictureError> {
+    let used = palette(map, rules).len().max(1) as u64;
     let w = used * u64::from(map.grid);
     if w > u64::from(crate::render::MAX_RENDER_SIDE) {
         return Err(crate::render::PictureError::TilesetTooWide { width: w, terrains: used, grid: map.grid });
@@ -135,16 +150,17 @@ fn hex(c: image::Rgb<u8>) -> String {
 }
 
 /// A Tiled map: the TMX text, and the tileset image it refers to as `tileset_png` (one square
-/// per terrain the map uses, as `oc render` draws it). Write both side by side. A home-brew
-/// terrain's pattern comes from the rules ([`tiled_with`]); here from its name alone.
+/// per terrain the map uses, as `oc render` draws it). Write both side by side. Without rules a
+/// terrain's pattern comes from its name alone; see [`tiled_with`].
 pub fn tiled(map: &Map, tileset_png: &str) -> (String, RgbImage) {
     tiled_with(map, None, tileset_png)
 }
 
-/// [`tiled`], the patterns of home-brew terrains from `rules`.
+/// [`tiled`] with the map's `rules`: the patterns of home-brew terrains from them, and a
+/// tileset that holds every terrain they have ([`palette`]), the map's first.
 pub fn tiled_with(map: &Map, rules: Option<&oc_model::Rules>, tileset_png: &str) -> (String, RgbImage) {
     let g = map.grid;
-    let used: Vec<&str> = map.tiles().filter_map(|t| map.terrain(t)).collect::<BTreeSet<_>>().into_iter().collect();
+    let used: Vec<&str> = palette(map, rules);
     let count = used.len().max(1) as u32;
     let mut tileset = RgbImage::from_pixel(count * g, g, crate::render::UNKNOWN);
     for (i, name) in used.iter().enumerate() {
