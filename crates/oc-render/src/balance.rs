@@ -92,6 +92,22 @@ pub fn table(engine: &Engine, r: &Report, flagged: &[(&str, What)], took: std::t
     section(&mut s, "class", &of(What::Class));
     section(&mut s, "weapon", &of(What::Weapon));
     section(&mut s, "accessory", &of(What::Accessory));
+    // A suggestion of 0 says why: the measure found no strength the item adds.
+    let worthless: Vec<&Priced> = r.items.iter().filter(|p| p.suggested <= 0).collect();
+    if !worthless.is_empty() {
+        let _ = writeln!(s, "\nsuggested 0:");
+        for p in worthless {
+            let _ = writeln!(
+                s,
+                "  {} ({}): it adds no strength in the exchanges measured (median {:+.2} over {} unit(s)); \
+                 an effect they rarely meet (against fliers, on a terrain) or outside an exchange is not in this measure",
+                p.name,
+                p.what.word(),
+                p.strength,
+                p.units
+            );
+        }
+    }
     if !r.unmeasured.is_empty() {
         let _ = writeln!(s, "\nnot priced:");
         for u in &r.unmeasured {
@@ -120,5 +136,15 @@ mod tests {
         let row = table.lines().find(|l| l.starts_with(&format!("{:<18} ", first.name))).unwrap();
         assert!(row.ends_with("overpriced") || row.ends_with("underpriced"), "the flagged class is marked: {row}");
         assert_eq!(table.lines().filter(|l| l.starts_with("class ")).count(), 1);
+        // Each item suggested 0 is said why, under "suggested 0:" (the standard library has one).
+        let zero: Vec<&str> = r.items.iter().filter(|p| p.suggested <= 0).map(|p| p.name.as_str()).collect();
+        assert!(!zero.is_empty(), "an item of no measured worth, to say why");
+        let notes = table.split("\nsuggested 0:\n").nth(1).unwrap_or_default();
+        for name in zero {
+            assert!(
+                notes.lines().any(|l| l.starts_with(&format!("  {name} (")) && l.contains("adds no strength")),
+                "{name}: {table}"
+            );
+        }
     }
 }
