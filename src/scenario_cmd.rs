@@ -27,7 +27,12 @@ pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
     // The map compiled clean with the scenario, so it reads; if not, the briefing goes without.
     let things = oc_play::setup::scenario_map(&root, &rules, s).ok().map(|(map, _)| MapThings::of(&map, &rules, s));
     match format {
-        Format::Human => out!("{}", briefing(s, things.as_ref())),
+        Format::Human => {
+            // The map as the user would type it from here (the JSON keeps the project's path).
+            let mut shown = s.clone();
+            shown.map = oc_project::load::from_cwd(&root.join(&s.map)).display().to_string();
+            out!("{}", briefing(&shown, things.as_ref()))
+        }
         Format::Json => outln!("{}", briefing::json(s, things.as_ref())),
     }
     0

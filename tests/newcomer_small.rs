@@ -188,6 +188,11 @@ fn explain_scenario_lists_chests_doors_and_walls() {
     let json = oc(&repo(), &["explain-scenario", "scenarios/grado-keep.oc", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert!(v["doors"].is_array() && v["destructibles"].is_array() && v["chests"].is_array(), "{v}");
+    // The map's path as typed from where the command runs (it was the project's path).
+    assert!(out.starts_with("Siege of Grado Keep (SiegeOfGrado), on scenarios/maps/grado-keep.map.toml\n"), "{out}");
+    let inside = oc(&repo().join("scenarios"), &["explain-scenario", "grado-keep.oc"]);
+    assert!(text(&inside.stdout).starts_with("Siege of Grado Keep (SiegeOfGrado), on maps/grado-keep.map.toml\n"));
+    assert_eq!(v["map"], "scenarios/maps/grado-keep.map.toml", "the JSON keeps the project's path");
 }
 
 /// The forecast's header says the terrain each side stands on.
