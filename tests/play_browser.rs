@@ -7,7 +7,8 @@
 //! node or npm cannot be had, the test says why and is skipped (`OC_REQUIRE_NODE=1` makes that
 //! a failure). A second game (`tests/play_browser_steps.js`) stages a formation before the move,
 //! takes it back and stages it again, divides a unit, and reads a mixed unit's bodies. A third
-//! (`tests/play_browser_keys.js`) plays the first battle with the keyboard alone.
+//! (`tests/play_browser_keys.js`) plays the first battle with the keyboard alone, and a fourth
+//! (`tests/play_browser_aims.js`) reads what the page offers a unit (Seize, a heal, an item).
 
 mod common;
 
@@ -214,4 +215,29 @@ fn a_player_stages_a_formation_before_the_move_and_divides_in_chromium() {
     // The game's log, steps and the unit divided off included, replays.
     replays_identically(&p.log);
     assert!(std::fs::read_to_string(&p.log).unwrap().contains("\"before\":["));
+}
+
+/// What the page offers a unit, clicked through (`tests/play_browser_aims.js`; a review was
+/// offered "Seize" off the objective, a heal with nobody in reach, and played a heal on a unit at
+/// full HP for 0): Seize only on the throne; the priest's heal on Ephraim at full HP, and its
+/// Vulnerary at full HP, say they heal nothing, Ephraim marked apart; a click on a unit the heal
+/// cannot be taken on is refused on the page with no turn played; beside the hurt Garcia the heal
+/// marks him and a click on him plays it.
+#[test]
+fn the_page_offers_only_what_the_rules_take_in_chromium() {
+    let Some(p) = play_in_chromium("crates/oc-play/tests/play/aims/aims.oc", "6", "tests/play_browser_aims.js", false) else {
+        return;
+    };
+    let r = &p.report;
+    assert_eq!((&r["seizeOff"], &r["seizeOn"]), (&serde_json::json!(false), &serde_json::json!(true)), "{r}");
+    for label in ["healLabel", "itemLabel"] {
+        assert!(r[label].as_str().is_some_and(|l| l.ends_with("(full HP: heals nothing)")), "{r}");
+    }
+    assert_eq!(r["idleMarked"], true, "{r}");
+    assert!(r["aiming"].as_str().is_some_and(|l| l.contains("Ephraim (at full HP: it heals nothing)")), "{r}");
+    assert!(r["refusal"].as_str().is_some_and(|l| l.contains("Bone is not a target of Heal")), "{r}");
+    assert_eq!((&r["nothingPlayed"], &r["hurtMarked"]), (&serde_json::json!(true), &serde_json::json!(true)), "{r}");
+    assert!(r["healed"].as_str().is_some_and(|l| l.contains("heals Garcia")), "{r}");
+    assert!(p.stopped, "oc play stops when the page quits it");
+    replays_identically(&p.log);
 }

@@ -22,7 +22,7 @@
 pub mod view;
 
 use oc_engine::ai;
-use oc_engine::battle::{self, Act, Battle, BattleError, Controller, Record, Tile, Turn};
+use oc_engine::battle::{self, Act, Battle, BattleError, Controller, Record, State, Tile, Turn};
 use oc_engine::Atom;
 use oc_model::{Outcome, SideId};
 use serde::Serialize;
@@ -33,7 +33,7 @@ use crate::log::{self, Source};
 use crate::setup::{Ais, Setup};
 use std::path::Path;
 
-pub use view::{Choices, Step, View};
+pub use view::{Aims, Choices, Step, View};
 
 /// Refusal codes of a play session (`oc explain`); the engine's own (`oc::battle::*`) name the
 /// rule a refused turn broke.
@@ -436,14 +436,111 @@ impl<'s> Session<'s> {
         // cannot pay): each tried on a copy of the battle, as the turn would be played. (The
         // page offered attacks the engine then refused.) A move refused under fog is no reason:
         // it is an ambush, and leaving the target out would tell what stands in the way.
-        choices.targets.retain(|&target| {
-            match self.battle.fork(Some(PREVIEW_SEED)).turn(self.staged_turn(unit, equip, Act::Attack { target })) {
-                Ok(_) => true,
-                Err(battle::BattleError::Refused { rule, .. }) => rule == battle::Rule::Move,
-                Err(_) => false,
+        let mut trial = Trial::new(self, unit, equip);
+        choices.targets.retain(|&target| trial.accepts(Act::Attack { target }, true));
+        // The actions and items likewise: each kept with the units and squares the rules let it
+        // be taken on from there, and left out where there are none (the page offered a seize
+        // off the objective, a heal with nobody in reach). The actions are those of the weapon
+        // it would hold (a staff's heal is its holder's).
+        let b = preview.as_ref().unwrap_or(&self.battle);
+        let swapped = equip.filter(|w| b.units.get(unit).is_some_and(|u| u.equipped != Some(*w))).map(|w| {
+            let mut held = b.fork(Some(PREVIEW_SEED));
+            if let Some(u) = held.state.units.get_mut(unit) {
+                u.equipped = Some(w);
             }
+            held
         });
+        let mut actions = view::actions(swapped.as_ref().unwrap_or(b), unit);
+        let moved =
+            self.staged.as_ref().is_some_and(|s| s.unit == unit && Some(s.to) != self.battle.units.get(unit).map(|u| u.pos));
+        for a in &mut actions {
+            let from_tag = Some(Atom::new(&a.tag));
+            let (verb, range) = (a.verb, a.range);
+            let special = |target, tile| Act::Special { verb, target, tile, from: from_tag };
+            a.on = match a.sequence {
+                // A step of the sequence of play is staged before the move, and checked as the
+                // engine takes it there (after the steps staged already); never after the move.
+                Some(_) if moved => Aims::default(),
+                Some(_) => {
+                    self.aims(b, unit, from, a.aim, range, |(target, tile), _| self.steps_accept(unit, special(target, tile)))
+                }
+                None => self.aims(b, unit, from, a.aim, range, |(target, tile), near| trial.accepts(special(target, tile), near)),
+            };
+        }
+        actions.retain(|a| a.on.any());
+        choices.actions = actions;
+        let items = std::mem::take(&mut choices.items);
+        for mut it in items {
+            let item = Atom::new(&it.name);
+            it.on = self
+                .aims(b, unit, from, it.aim, None, |(target, tile), near| trial.accepts(Act::Use { item, target, tile }, near));
+            if it.on.any() {
+                choices.items.push(it);
+            }
+        }
         Ok(choices)
+    }
+
+    /// What an action or item aimed `aim` may be taken on by unit `unit` acting from `from`:
+    /// naming nothing, each unit its side sees and each square within its reach (as `b` shows
+    /// them: the battle, or the preview of the staged steps), tried by `accepts` with whether it
+    /// lies within `range` (a move refused under fog is an ambush, no reason to leave out what
+    /// the act could reach). A heal's units at full HP are listed last, and `idle`.
+    fn aims(
+        &self,
+        b: &Battle<'s>,
+        unit: usize,
+        from: Tile,
+        aim: view::Aim,
+        range: Option<(i64, i64)>,
+        mut accepts: impl FnMut((Option<usize>, Option<Tile>), bool) -> bool,
+    ) -> view::Aims {
+        let viewer = self.viewer();
+        let within = |d: i64| range.is_none_or(|(lo, hi)| lo <= d && d <= hi);
+        let full = |k: usize| b.units.get(k).is_some_and(|f| f.hp >= f.max_hp);
+        let mut on = view::Aims { untargeted: aim.bare && accepts((None, None), true), ..view::Aims::default() };
+        if on.untargeted && aim.heals && full(unit) {
+            on.idle.push(unit);
+        }
+        if aim.units {
+            for (k, f) in b.units.iter().enumerate() {
+                let pos = if k == unit { from } else { f.pos };
+                let seen = f.side == viewer || b.sees(viewer, f.pos);
+                if f.state == State::Ready && seen && accepts((Some(k), None), within(battle::distance(from, pos))) {
+                    on.targets.push(k);
+                }
+            }
+            if aim.heals {
+                // Those it would heal first; those at full HP last (the rules allow it: it heals nothing).
+                let (idle, hurt): (Vec<usize>, Vec<usize>) = on.targets.iter().partition(|k| full(**k));
+                on.targets = hurt.into_iter().chain(idle.iter().copied()).collect();
+                for k in idle {
+                    if !on.idle.contains(&k) {
+                        on.idle.push(k);
+                    }
+                }
+            }
+        }
+        if let Some(reach) = aim.tiles {
+            let (w, h) = (b.map.width, b.map.height);
+            for y in (from.1 - reach).max(0)..=(from.1 + reach).min(h - 1) {
+                for x in (from.0 - reach).max(0)..=(from.0 + reach).min(w - 1) {
+                    let d = battle::distance(from, (x, y));
+                    if d <= reach && accepts((None, Some((x, y))), within(d)) {
+                        on.tiles.push((x, y));
+                    }
+                }
+            }
+        }
+        on
+    }
+
+    /// Whether the engine takes `act` as unit `unit`'s next step of the sequence of play, after
+    /// the steps staged already (as [`Session::step`] stages it).
+    fn steps_accept(&self, unit: usize, act: Act) -> bool {
+        let mut before = self.staged.as_ref().filter(|s| s.unit == unit).map(|s| s.before.clone()).unwrap_or_default();
+        before.push(act);
+        self.battle.with_steps(unit, &before, PREVIEW_SEED).is_ok()
     }
 
     /// Unit `unit`'s turn as it stands: its staged steps and move, `weapon` taken in hand where
@@ -737,6 +834,37 @@ impl<'s> Session<'s> {
             self.steps.push(view::step(self, before));
         }
         Ok(())
+    }
+}
+
+/// Turns of one unit tried on a copy of the battle, as they would be played (its staged steps
+/// and move, its weapon): what [`Session::choices`] offers is what the engine accepts. The copy
+/// is used again after every refusal (a refused turn changes nothing), made anew after a turn
+/// it took.
+struct Trial<'a, 's> {
+    session: &'a Session<'s>,
+    unit: usize,
+    equip: Option<Atom>,
+    copy: Battle<'s>,
+}
+
+impl<'a, 's> Trial<'a, 's> {
+    fn new(session: &'a Session<'s>, unit: usize, equip: Option<Atom>) -> Trial<'a, 's> {
+        Trial { session, unit, equip, copy: session.battle.fork(Some(PREVIEW_SEED)) }
+    }
+
+    /// Whether the engine plays unit's turn with `act`. A move refused (under fog, an enemy out
+    /// of sight in the way) is an ambush, not the act's refusal: taken as accepted where `near`
+    /// (leaving the act out would tell what stands in the way).
+    fn accepts(&mut self, act: Act, near: bool) -> bool {
+        match self.copy.turn(self.session.staged_turn(self.unit, self.equip, act)) {
+            Ok(()) => {
+                self.copy = self.session.battle.fork(Some(PREVIEW_SEED));
+                true
+            }
+            Err(BattleError::Refused { rule, .. }) => rule == battle::Rule::Move && near,
+            Err(_) => false,
+        }
     }
 }
 

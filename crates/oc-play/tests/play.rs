@@ -391,6 +391,65 @@ fn a_declared_attack_on_the_players_unit_can_be_declined() {
     assert!(declined, "no declared attack on the player's unit in eight games");
 }
 
+/// The answer prompt for either side (a review never saw it for its side): playing the defender,
+/// then the attacker, against the AI on battlestorm's field, an attack the AI declares on the
+/// player's unit, or a move of the AI's that comes too near it, is the state's `answering`; the
+/// unit alone may act, the AI's unit is among its targets, and its attack in answer is played.
+#[test]
+fn the_ais_declared_attack_is_answered_by_either_side() {
+    let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("battlestorm.oc")).unwrap());
+    for players in [[false, true], [true, false]] {
+        let mut answered = false;
+        for seed in 1..=8 {
+            let options = Options { players, ai: "greedy".into(), seed };
+            let mut session = Session::new(&setup, &options).unwrap();
+            let lines = serve(&mut session, None, |c| {
+                let mut steps = 0;
+                for _ in 0..400 {
+                    let (_, state) = c.get("/api/state");
+                    if state["over"].is_object() {
+                        return;
+                    }
+                    let answering = &state["answering"];
+                    if !answering.is_object() {
+                        if !play_one(c, &mut steps) {
+                            return;
+                        }
+                        continue;
+                    }
+                    let (unit, by) = (answering["unit"].as_u64().unwrap(), answering["by"].as_u64().unwrap());
+                    let side = |k: u64| {
+                        let u = state["units"].as_array().unwrap().iter().find(|u| u["index"].as_u64() == Some(k));
+                        u.map(|u| u["side"].clone()).unwrap_or_default()
+                    };
+                    assert_eq!(
+                        (side(unit), side(by).as_str() != state["viewer"].as_str()),
+                        (state["viewer"].clone(), true),
+                        "{state}"
+                    );
+                    assert_eq!(state["may_act"], json!([unit]), "{state}");
+                    let choices = c.ok("/api/choices", json!({ "unit": unit }));
+                    if !choices["targets"].as_array().unwrap().iter().any(|t| t.as_u64() == Some(by)) {
+                        play_one(c, &mut steps);
+                        continue;
+                    }
+                    let act = json!({ "attack": { "target": by } });
+                    let played = c.ok("/api/act", json!({ "version": state["version"], "unit": unit, "act": act }));
+                    let first = played["steps"][0]["lines"][0].as_str().unwrap_or("");
+                    assert!(first.contains("attacks") || first.contains("declares"), "{played}");
+                    answered = true;
+                    return;
+                }
+            });
+            if answered {
+                assert_eq!(replayed(&setup, &lines).0, lines, "seed {seed}: the log replays");
+                break;
+            }
+        }
+        assert!(answered, "{players:?}: no attack of the AI's answered in eight games");
+    }
+}
+
 /// A log that cannot be written (its path made a folder mid-game) is said on every answer to the
 /// page (`unsaved`), the game goes on, and once the path is free again the next move saves the
 /// whole log: nothing is lost, and the game ends with no error standing.

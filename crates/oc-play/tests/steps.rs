@@ -64,8 +64,12 @@ fn a_formation_staged_before_the_move_changes_the_reach_and_plays_as_one_turn() 
         let opened = c.ok("/api/choices", json!({ "unit": unit }));
         let reach1 = tiles(&opened).iter().map(far).max().unwrap();
         assert_eq!(reach1, reach0 + 1, "open order moves one square farther");
-        // Another step 3 after it breaks the sequence: the engine's message; the staged step stays.
-        let (s, v) = c.post("/api/step", json!({ "version": v1, "unit": unit, "act": special(&opened, "FormMob") }));
+        // Another step 3 after it breaks the sequence, and a step 1 after a step 3: no longer
+        // offered (the page offers what the engine accepts) and, sent anyway, refused with the
+        // engine's message; the staged step stays.
+        let offered: Vec<&Value> = opened["actions"].as_array().unwrap().iter().filter(|a| a["sequence"].is_i64()).collect();
+        assert!(offered.is_empty(), "no step may follow FormOpen (step 3): {offered:?}");
+        let (s, v) = c.post("/api/step", json!({ "version": v1, "unit": unit, "act": special(&choices, "FormMob") }));
         assert_eq!((s, code(&v).as_str()), (422, "oc::battle::turn"), "{v}");
         assert!(
             v["refused"]["message"]
@@ -79,7 +83,7 @@ fn a_formation_staged_before_the_move_changes_the_reach_and_plays_as_one_turn() 
         let moved = c.ok("/api/move", json!({ "version": v1, "unit": unit, "to": [to.0, to.1] }));
         assert_eq!(moved["staged"]["to"], json!([to.0, to.1]));
         let v2 = moved["version"].as_u64().unwrap();
-        let (s, v) = c.post("/api/step", json!({ "version": v2, "unit": unit, "act": special(&opened, "Search") }));
+        let (s, v) = c.post("/api/step", json!({ "version": v2, "unit": unit, "act": special(&choices, "Search") }));
         assert_eq!(s, 422, "{v}");
         assert!(v["refused"]["message"].as_str().unwrap().contains("come before the move"), "{v}");
         // Undo takes the move back, then the step.

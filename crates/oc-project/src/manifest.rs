@@ -121,7 +121,7 @@ pub fn parse(file: FileId, text: &str) -> (Manifest, Vec<Diagnostic>) {
             continue;
         }
         if key.get_ref().as_ref() != "project" {
-            let hint = oc_diag::did_you_mean(key.get_ref().as_ref(), ["project", "doc"].into_iter())
+            let hint = oc_diag::did_you_mean(key.get_ref().as_ref(), ["project", "doc"])
                 .map(|s| format!("; did you mean `{s}`?"))
                 .unwrap_or_default();
             field(key.span(), format!("unknown key `{}` in oc.toml{hint}", key.get_ref()));

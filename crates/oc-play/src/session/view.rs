@@ -127,10 +127,11 @@ pub struct Choices {
     pub must_attack: Vec<usize>,
     pub weapons: Vec<String>,
     pub equipped: Option<String>,
-    /// Its special actions (by verb) with the distances they reach.
+    /// Its special actions (by verb) with the distances they reach: those the rules let it take
+    /// now, from where it would act, each with what it may be taken on.
     pub actions: Vec<ActionChoice>,
-    /// Items it may use (consumables).
-    pub items: Vec<String>,
+    /// The items it may use now (consumables), each with what it may be used on.
+    pub items: Vec<ItemChoice>,
     /// Where activations are steps paid from a resource: what it has left.
     pub pool: Option<(String, i64)>,
 }
@@ -145,6 +146,106 @@ pub struct ActionChoice {
     pub range: Option<(i64, i64)>,
     /// Its step of the sequence of play (`sequence`): it is taken before the move, staged.
     pub sequence: Option<i64>,
+    /// What it may be taken on, as the engine accepts the turn.
+    #[serde(flatten)]
+    pub on: Aims,
+    /// What it is aimed at, as the action says (`target`), and whether it heals.
+    #[serde(skip)]
+    pub(crate) aim: Aim,
+}
+
+/// An item the unit may use now.
+#[derive(Clone, Debug, Serialize)]
+pub struct ItemChoice {
+    pub name: String,
+    /// What it may be used on, as the engine accepts the turn.
+    #[serde(flatten)]
+    pub on: Aims,
+    #[serde(skip)]
+    pub(crate) aim: Aim,
+}
+
+/// What an action or an item may be taken on from where the unit would act: each unit and
+/// square tried as the turn that takes it, on a copy of the battle (one the rules refuse is not
+/// listed; an action or item with nothing to take it on is not offered at all).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Aims {
+    /// The units it may be taken on (a heal's hurt units first).
+    pub targets: Vec<usize>,
+    /// The squares it may be taken on.
+    pub tiles: Vec<Tile>,
+    /// Whether it is taken naming no unit and no square: on the unit itself, where it stands,
+    /// or on every enemy in reach.
+    pub untargeted: bool,
+    /// The units it would leave as they are (among `targets`, and the unit itself where it is
+    /// taken `untargeted` on it): a heal on a unit at full HP, which the rules allow and which
+    /// heals nothing. Never the one to take by default.
+    pub idle: Vec<usize>,
+}
+
+impl Aims {
+    /// Whether it may be taken at all.
+    pub fn any(&self) -> bool {
+        self.untargeted || !self.targets.is_empty() || !self.tiles.is_empty()
+    }
+}
+
+/// What an action or an item's use is aimed at, as the rules say: what a turn names to take it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Aim {
+    /// Taken naming nothing (the unit itself, its square, every enemy in reach).
+    pub bare: bool,
+    /// Taken on a unit (an ally, an enemy, any unit, the unit itself).
+    pub units: bool,
+    /// Taken on a square within this many squares (a door, a chest, a tile), where it names one.
+    pub tiles: Option<i64>,
+    /// Whether it heals (a heal on a unit at full HP does nothing).
+    pub heals: bool,
+}
+
+impl Aim {
+    /// The aim of an action aimed at `target`, reaching `reach` squares at most.
+    pub(crate) fn of(target: oc_model::ActionTarget, reach: i64, heals: bool) -> Aim {
+        use oc_model::ActionTarget as T;
+        let (bare, units, tiles) = match target {
+            T::SelfOnly | T::Enemies => (true, false, None),
+            T::Ally | T::Enemy | T::Unit => (false, true, None),
+            T::SelfOrAlly => (true, true, None),
+            T::Tile | T::Door | T::Chest if reach <= 0 => (true, false, None),
+            T::Tile | T::Door | T::Chest => (false, false, Some(reach)),
+        };
+        Aim { bare, units, tiles, heals }
+    }
+
+    /// The aim of using `item`: its use's action where it has one, else on its user.
+    pub(crate) fn of_item(b: &Battle<'_>, item: &str) -> Aim {
+        let uses = b.engine.rules.item(item).map_or(&[][..], |it| it.uses.as_slice());
+        let heals = uses.iter().any(heals);
+        match uses.iter().find_map(|e| match e {
+            oc_model::Effect::Action(a) => Some(a),
+            _ => None,
+        }) {
+            // A reach the rules write as a number; else a square next to the unit (a key's door).
+            Some(a) => {
+                let reach = match a.max_range.as_ref().or(a.min_range.as_ref()) {
+                    Some(oc_model::Expr::Const(oc_model::Value::Int(n))) => *n,
+                    _ => 1,
+                };
+                Aim::of(a.target, reach, heals)
+            }
+            None => Aim { bare: true, units: false, tiles: None, heals },
+        }
+    }
+}
+
+/// Whether an effect heals (a `heal` command, itself or in an action).
+fn heals(e: &oc_model::Effect) -> bool {
+    match e {
+        oc_model::Effect::Command { verb, .. } => *verb == oc_model::Verb::Heal,
+        oc_model::Effect::Action(a) => a.effects.iter().any(heals),
+        oc_model::Effect::When { then, .. } => then.iter().any(heals),
+        _ => false,
+    }
 }
 
 /// The exact forecast of an attack, as a forecast window shows it.
@@ -408,26 +509,15 @@ pub(super) fn choices(b: &Battle<'_>, unit: usize, from: Tile, equip: Option<Ato
                 .collect()
         })
         .unwrap_or_default();
-    let items = u
-        .map(|u| {
-            u.items
-                .iter()
-                .filter(|i| b.engine.item(i).is_some_and(|it| it.kind == oc_model::ItemKind::Consumable))
-                .map(|i| i.to_string())
-                .collect()
-        })
-        .unwrap_or_default();
-    let actions = b
-        .actions(unit)
-        .into_iter()
-        .filter_map(|a| {
-            let verb = a.verb()?;
-            let name = serde_json::to_value(verb).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-            let sequence = a.action.sequence;
-            let (source, tag) = (a.source.clone(), a.tag.to_string());
-            Some(ActionChoice { verb, name, tag, source, range: b.action_reach(unit, verb), sequence })
-        })
-        .collect();
+    let mut items: Vec<ItemChoice> = Vec::new();
+    for i in u.map_or(&[][..], |u| u.items.as_slice()) {
+        let consumable = b.engine.item(i).is_some_and(|it| it.kind == oc_model::ItemKind::Consumable);
+        // One of each (two Vulneraries are one choice).
+        if consumable && !items.iter().any(|c| c.name == i.as_str()) {
+            items.push(ItemChoice { name: i.to_string(), on: Aims::default(), aim: Aim::of_item(b, i) });
+        }
+    }
+    let actions = actions(b, unit);
     let pool = b.engine.rules.ruleset.turn.spend.as_ref().and_then(|r| b.resource(unit, r).map(|v| (r.clone(), v)));
     let must_attack = if from == u.map_or(from, |u| u.pos) { b.weakest_in_range(unit) } else { b.weakest_from(unit, from) };
     Choices {
@@ -443,6 +533,25 @@ pub(super) fn choices(b: &Battle<'_>, unit: usize, from: Tile, equip: Option<Ato
         items,
         pool,
     }
+}
+
+/// Unit `unit`'s special actions in `b` (with the weapon it would hold in hand: a weapon's
+/// actions are its holder's), with what each is aimed at; what they may be taken on is the
+/// session's to find.
+pub(super) fn actions(b: &Battle<'_>, unit: usize) -> Vec<ActionChoice> {
+    b.actions(unit)
+        .into_iter()
+        .filter_map(|a| {
+            let verb = a.verb()?;
+            let name = serde_json::to_value(verb).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+            let sequence = a.action.sequence;
+            let (source, tag) = (a.source.clone(), a.tag.to_string());
+            let range = b.action_reach(unit, verb);
+            let heals = verb == oc_model::Verb::Heal;
+            let aim = Aim::of(a.action.target, range.map_or(0, |r| r.1), heals);
+            Some(ActionChoice { verb, name, tag, source, range, sequence, on: Aims::default(), aim })
+        })
+        .collect()
 }
 
 /// The records from `before` on, as the session's viewer may read them, with the board after.
