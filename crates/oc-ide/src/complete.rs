@@ -4,6 +4,7 @@
 //! Swords, ` weapon types; items after `items`; tags and statuses after `has`; in a verb's
 //! parentheses what its argument there takes (`inflict(foe, ` a status, `restrict(` a weapon
 //! type); a tag's parameter types in its head; in a combat block the formulas above; in a
+//! turn block the step variables (`moved`, `attacks`...); after `self.` an attribute; in a
 //! scenario's strings its map's regions; file paths inside `import "..."` and `map "..."`; in a
 //! map, the symbols in its rows and terrain names in its legend.
 
@@ -17,6 +18,9 @@ use crate::names;
 use crate::navigate::relative_path;
 use crate::text::string_at;
 use crate::{is_map, scope_of, Db, FilePosition, TextEdit};
+
+mod keywords;
+pub use keywords::*;
 
 /// What an offered completion is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,187 +49,6 @@ impl CompletionItem {
         CompletionItem { label: label.into(), kind, detail, edit: None }
     }
 }
-
-pub const TOP: &[&str] = &[
-    "import",
-    "ruleset",
-    "movement",
-    "terrain",
-    "weapon_type",
-    "triangle",
-    "tag",
-    "status",
-    "class",
-    "weapon",
-    "accessory",
-    "consumable",
-    "scenario",
-    "army",
-];
-pub const RULESET: &[&str] = &[
-    "doc",
-    "scale",
-    "stat",
-    "base",
-    "class_range",
-    "inventory",
-    "weight",
-    "dice",
-    "table",
-    "combat",
-    "resource",
-    "turn",
-    "order",
-    "spend",
-    "line_of_sight",
-    "reaction",
-    "reactions",
-    "basic",
-    "courage",
-    "leadership",
-    "situations",
-    "weather",
-    "charging",
-    "formations",
-    "area",
-];
-/// Inside a ruleset's `courage { }` block.
-pub const COURAGE: &[&str] = &["doc", "check", "losses", "routs", "within", "fear", "rally", "pursuit", "surrender"];
-/// Inside a ruleset's `leadership { }` and `situations { }` blocks.
-pub const LEADERSHIP: &[&str] = &["doc", "general", "beyond", "save"];
-pub const SITUATIONS: &[&str] = &["doc", "ground", "flank", "rear", "blind", "flying", "mixed"];
-pub const CHARGING: &[&str] = &["doc", "with"];
-pub const FORMATIONS: &[&str] = &["doc", "tags"];
-pub const AREA: &[&str] = &["doc", "within"];
-pub const TERRAIN: &[&str] =
-    &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable", "blocks_sight", "elevation"];
-pub const CLASS: &[&str] = &["doc", "ratings", "wields", "tags", "cost", "promoted", "kit", "normal", "transformed"];
-pub const ITEM: &[&str] = &["doc", "type", "might", "weight", "range", "tags", "cost", "use"];
-pub const EFFECT: &[&str] = &[
-    "doc",
-    "when",
-    "on",
-    "action",
-    "grant",
-    "heal",
-    "damage",
-    "inflict",
-    "cure",
-    "clear",
-    "reactivate",
-    "relocate",
-    "flee",
-    "gain",
-    "open",
-    "take_chest",
-    "raze",
-    "seize",
-    "escape",
-    "reveal",
-    "transform",
-    "restrict",
-    "must_attack_weakest",
-    "shift",
-    "debuff",
-    "ignore_item_tags",
-    "attack",
-    "injure",
-    "break_weapon",
-    "strike_friend",
-    "disengage",
-    "hide",
-    "search",
-    "divide",
-    "join",
-    "has",
-    "and",
-    "or",
-    "not",
-    "if",
-    "then",
-    "else",
-    "true",
-    "false",
-    "self",
-];
-/// An action's own entries, with the target kinds (`self` is an effect's); everything an effect
-/// offers follows them (its body is statements).
-pub const ACTION: &[&str] = &[
-    "target",
-    "requires",
-    "within",
-    "cost",
-    "charge",
-    "sequence",
-    "ally",
-    "enemy",
-    "enemies",
-    "unit",
-    "self_or_ally",
-    "tile",
-    "door",
-    "chest",
-];
-pub const STATUS_END: &[&str] = &["clears", "when", "at", "lasts"];
-pub const SCENARIO: &[&str] = &[
-    "doc",
-    "map",
-    "regions",
-    "rounds",
-    "then",
-    "deploy",
-    "first",
-    "edges",
-    "alternate",
-    "rolloff",
-    "chest",
-    "fog",
-    "vision",
-    "advanced",
-    "attacker",
-    "defender",
-];
-pub const SIDE: &[&str] = &[
-    "doc",
-    "zone",
-    "war_chest",
-    "units",
-    "at_least",
-    "at_most",
-    "points",
-    "each",
-    "with",
-    "class",
-    "wielding",
-    "ranged",
-    "grant",
-    "to",
-    "allow",
-    "ban",
-    "classes",
-    "items",
-    "win",
-    "seize",
-    "rout",
-    "all",
-    "leader",
-    "escape",
-    "through",
-    "defend",
-    "for",
-    "rounds",
-    "survive",
-    "raze",
-    "in",
-    "and",
-    "or",
-    "not",
-];
-/// The types a tag's parameter may have besides a scale's name (the compiler's `resolve_type`).
-pub const PARAM_TYPES: &[&str] =
-    &["Int", "Bool", "Tag", "Class", "WeaponType", "Status", "Terrain", "Movement", "Stat", "StatMod", "Dice"];
-pub const ARMY: &[&str] = &["doc", "unit"];
-pub const UNIT: &[&str] = &["figures", "items", "joins", "tags"];
 
 /// Where the cursor is in `.oc` text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -387,6 +210,7 @@ fn keywords_of(item: &str, depth: usize, inner: Option<&str>) -> &'static [&'sta
     match (item, depth, inner) {
         (_, 0, _) => TOP,
         ("ruleset", 1, _) => RULESET,
+        ("ruleset", 2, Some("turn")) => TURN,
         ("ruleset", _, Some("courage")) => COURAGE,
         ("ruleset", _, Some("leadership")) => LEADERSHIP,
         ("ruleset", _, Some("situations")) => SITUATIONS,
@@ -436,6 +260,18 @@ fn wanted(ctx: &Context) -> Option<&'static [DefKind]> {
     if in_param_type(ctx) {
         return Some(&[DefKind::Scale]);
     }
+    // After `self.`, `foe.`...: an attribute (a tag's `Stat` parameter too).
+    if ctx.previous_punct.as_deref() == Some(".") {
+        return Some(&[DefKind::Stat, DefKind::Base, DefKind::Resource]);
+    }
+    // A turn block's `spend RESOURCE`, `order by RESOURCE ties DICE`, `order rolloff DICE`.
+    if in_turn(ctx) {
+        match ctx.previous.as_deref() {
+            Some("spend" | "by") => return Some(&[DefKind::Resource]),
+            Some("rolloff" | "ties") => return Some(&[DefKind::Dice]),
+            _ => {}
+        }
+    }
     // `has` takes a tag or a status, wherever it is (in a verb's argument too).
     if ctx.list.as_deref() == Some("has") {
         return Some(&[DefKind::Tag, DefKind::Status]);
@@ -461,6 +297,11 @@ fn wanted(ctx: &Context) -> Option<&'static [DefKind]> {
         _ if inner == Some("ratings") => &[DefKind::Stat],
         _ => return None,
     })
+}
+
+/// Whether the cursor is in a ruleset's `turn { }` block (its formulas read the step variables).
+fn in_turn(ctx: &Context) -> bool {
+    ctx.item.as_deref() == Some("ruleset") && ctx.blocks.len() == 2 && ctx.blocks.last().map(String::as_str) == Some("turn")
 }
 
 /// Whether names are worth offering at all in a context (top level offers none).
@@ -497,9 +338,17 @@ pub fn completions(db: &dyn Db, pos: FilePosition<'_>) -> Vec<CompletionItem> {
         return string_completions(db, pos, text);
     }
     let scope = scope_of(db, pos.path);
-    let defs = scope_defs(db, &scope);
+    let mut defs = scope_defs(db, &scope);
     let ast = db.ast(pos.path);
-    let item = ast.and_then(|a| defs::item_at(a, pos.offset));
+    let read = ast.and_then(|a| defs::item_at(a, pos.offset));
+    // A half-written entry (`step_cost = |`, `self.|`) leaves its whole item unread: read the
+    // text again with a name at the cursor, for the item and the file's definitions.
+    let patched = if read.is_none() && !ctx.blocks.is_empty() { reread_with_cursor(text, pos.offset) } else { None };
+    let item = read.or_else(|| patched.as_ref().and_then(|f| defs::item_at(f, pos.offset)));
+    if let Some(file) = &patched {
+        defs.retain(|(p, _)| *p != pos.path);
+        defs.extend(defs::file_defs(file).into_iter().filter(|d| d.name != CURSOR).map(|d| (pos.path, d)));
+    }
     let mut out: Vec<CompletionItem> = Vec::new();
     let wanted = wanted(&ctx);
     if wanted.is_none() {
@@ -511,6 +360,12 @@ pub fn completions(db: &dyn Db, pos: FilePosition<'_>) -> Vec<CompletionItem> {
                     CompletionKind::Param,
                     Some(format!("parameter: {}", p.ty.value)),
                 ));
+            }
+        }
+        // In a turn block: the step variables its formulas read (`moved`, `attacks`...).
+        if in_turn(&ctx) {
+            for (name, ty) in oc_model::STEP_PARAMS {
+                out.push(CompletionItem::new(*name, CompletionKind::Param, Some(format!("step variable: {}", ty.name()))));
             }
         }
         // In a combat block: the formulas written above (a formula reads those only).
@@ -566,6 +421,17 @@ pub fn completions(db: &dyn Db, pos: FilePosition<'_>) -> Vec<CompletionItem> {
         }
     }
     out
+}
+
+/// The name written at the cursor to read a half-written item.
+const CURSOR: &str = "__oc_cursor__";
+
+/// The syntax tree of `text` with [`CURSOR`] written at `offset`, if an item holding it then
+/// reads (spans past the cursor are moved by the name's length).
+fn reread_with_cursor(text: &str, offset: usize) -> Option<oc_syntax::ast::SourceFile> {
+    let patched = format!("{}{CURSOR}{}", text.get(..offset)?, text.get(offset..)?);
+    let (file, _) = oc_syntax::parse(oc_diag::FileId(0), &patched);
+    defs::item_at(&file, offset).is_some().then_some(file)
 }
 
 /// Whether the tag `def` may be put on a thing of kind `owner` (a tag that says nothing goes on
@@ -773,6 +639,12 @@ mod tests {
             (SITUATIONS, "situations_entry"),
             (CHARGING, "charging_entry"),
             (FORMATIONS, "formations_entry"),
+            (TURN, "turn_entry"),
+            (TURN, "order_alternate"),
+            (TURN, "order_rolloff"),
+            (TURN, "order_by"),
+            (TURN, "threat_shape"),
+            (TURN, "threat_shooting"),
             (AREA, "area_entry"),
             (TERRAIN, "terrain_entry"),
             (SCENARIO, "scenario_entry"),

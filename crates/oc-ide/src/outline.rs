@@ -1,6 +1,7 @@
-//! A file's outline (document symbols, nested: a ruleset's stats, an army's units, a scenario's
-//! sides), the project's symbols by a query (workspace symbols), and folding ranges (blocks,
-//! runs of comments, imports; a map's tables and its rows).
+//! A file's outline (document symbols in source order, nested: a ruleset's stats, tables,
+//! formulas... with a scale's steps under it, an army's units, a scenario's sides), the
+//! project's symbols by a query (workspace symbols), and folding ranges (blocks, runs of
+//! comments, imports; a map's tables and its rows).
 
 use oc_fmt::lex::{tokenize, Kind};
 use oc_syntax::ast::{self, Item};
@@ -75,10 +76,20 @@ pub fn document_symbols(db: &dyn Db, path: &str) -> Option<Vec<Symbol>> {
         match item {
             // One symbol a movement type.
             Item::Movement(_) => out.extend(iter.map(sym)),
+            // Its definitions in source order ([`defs::item_defs`]), a scale's steps under it.
             Item::Ruleset(_) | Item::Army(_) => {
                 let Some(first) = iter.next() else { continue };
                 let mut parent = sym(first);
-                parent.children = iter.map(sym).collect();
+                for d in iter {
+                    let scale = parent.children.last_mut().filter(|s| s.kind == SymbolKind::Def(DefKind::Scale));
+                    match scale {
+                        Some(scale) if d.kind == DefKind::ScaleMember => {
+                            scale.range.1 = scale.range.1.max(d.span.end as usize);
+                            scale.children.push(sym(d));
+                        }
+                        _ => parent.children.push(sym(d)),
+                    }
+                }
                 out.push(parent);
             }
             Item::Scenario(s) => {
@@ -90,6 +101,7 @@ pub fn document_symbols(db: &dyn Db, path: &str) -> Option<Vec<Symbol>> {
             _ => out.extend(iter.next().map(sym)),
         }
     }
+    out.sort_by_key(|s| s.range.0);
     Some(out)
 }
 

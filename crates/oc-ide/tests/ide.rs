@@ -461,3 +461,176 @@ fn completion_offers_what_the_place_takes() {
         help.strip_prefix("types are ").unwrap().split(", ").map(str::to_string).collect();
     assert_eq!(offered, listed);
 }
+
+/// The hover text at the first `$0` of `text` (a file `a.oc` compiled with the default ruleset).
+fn hover_at(text: &str) -> String {
+    let (db, path, offset) = project(&[("a.oc", text)]);
+    oc_ide::navigate::hover(&db, FilePosition { path: &path, offset }).map(|h| h.markdown).unwrap_or_default()
+}
+
+#[test]
+fn hovers_say_what_the_rules_declare() {
+    // A stat: its declaration, title and scale, as the ruleset writes them.
+    let class = "class K { ratings { s$0tr C mag E skl C spd D def B res D } wields Swords cost 1 }\n";
+    assert_eq!(
+        hover_at(class),
+        "stat `str` — <std>/ratings/ruleset.oc\n\n```oc\nstat str: Rating\n```\nStrength\n\n\
+         `Rating` is a scale, worst step first: F E D C B A S"
+    );
+    // A base attribute: its type, starting value and title.
+    let tag = "tag Walker on class { movement_ty$0pe = Foot }\n";
+    assert_eq!(
+        hover_at(tag),
+        "base attribute `movement_type` — <std>/ratings/ruleset.oc\n\n```oc\nbase movement_type: Movement = Foot\n```\n\
+         Which Terrain Table column the unit moves by"
+    );
+    // A resource: its type, when it is set and its title.
+    let rules = FORMULAS.replace("cost luck 1", "cost lu$0ck 1");
+    assert_eq!(
+        hover_at(&rules),
+        "resource `luck` — a.oc\n\n```oc\nresource luck: Int = 1 at start_of_round\n```\nLuck\n\n\
+         Set to `1` when deployed, and again at every `start_of_round`."
+    );
+    let once = FORMULAS.replace("= 1 at start_of_round \"Luck\"", "= 2 \"Luck\"").replace("cost luck 1", "cost lu$0ck 1");
+    assert!(hover_at(&once).ends_with("Set to `2` when deployed only."), "{}", hover_at(&once));
+    // A consumable: its uses (the charges its tag sets) and what using it does, in one line.
+    let kit = "class K { ratings { str C mag E skl C spd D def B res D } wields Swords cost 1 kit { Vulnerary, Master$0Key } }\n";
+    let hover = hover_at(kit);
+    assert!(hover.starts_with("item `MasterKey` — <std>/ratings/items.oc\n\n"), "{hover}");
+    assert!(hover.contains("\n\nconsumable: 1 use; use: action (target door within 1): open()\n```oc\n"), "{hover}");
+    let own = "consumable To$0nic \"Tonic\" {\n    tags Consumable(2)\n    cost 400\n    use {\n        heal(self, 8) // a lot\n        cure(self)\n    }\n}\n";
+    assert!(hover_at(own).contains("\n\nconsumable: 2 uses; use: heal(self, 8); cure(self)\n"), "{}", hover_at(own));
+    // A weapon says nothing it does not have: its source only.
+    let weapon = "weapon Bl$0ade { type Swords might 3 weight 1 range 1 cost 500 }\n";
+    assert_eq!(
+        hover_at(weapon),
+        "item `Blade` — a.oc\n```oc\nweapon Blade { type Swords might 3 weight 1 range 1 cost 500 }\n```"
+    );
+    // A terrain: its properties.
+    let door = "terrain Gate { symbol \"G\" impassable opened_by Pick becomes Do$0or }\n";
+    assert_eq!(
+        hover_at(door),
+        "terrain `Door` — <std>/ratings/world.oc\n\nBecomes Floor with Master Key or Pick\n\n\
+         - symbol `D`\n- opened by Pick or MasterKey\n- becomes Floor\n- impassable\n- blocks sight"
+    );
+    let fort = "terrain Gate { symbol \"G\" impassable becomes Fo$0rt }\n";
+    assert_eq!(
+        hover_at(fort),
+        "terrain `Fort` — <std>/ratings/world.oc\n\n- symbol `F`\n- cost: Foot 2, Armored 2, Cavalry 2, Flying 1\n\
+         - defense and resistance +2\n- heals 2 at end_of_turn"
+    );
+    let river = "terrain Ford { symbol \"=\" becomes Ri$0ver }\n";
+    assert!(
+        hover_at(river).contains("- cost: Foot 5, Armored - (impassable), Cavalry - (impassable), Flying 1"),
+        "{}",
+        hover_at(river)
+    );
+}
+
+#[test]
+fn outline_is_in_source_order() {
+    let text = "\
+ruleset mixed {
+    scale Rating { E D C }
+    stat str: Rating
+    base hp: Int = 20
+    stat spd: Rating
+    resource luck: Int = 1 at start_of_round
+    table bonus[Rating] -> Int { E: 0 D: 1 C: 2 }
+    dice hit d100
+    base movement: Int = 5
+    combat {
+        hit = roll(hit) <= 50
+        damage = bonus[attacker.str]
+    }
+    reaction Again \"Again\" {
+        reroll hit
+        cost luck 1
+    }
+    stat def: Rating
+}
+movement Walk
+army A for S attacker {
+    unit Ann: Runner
+    unit Bob: Runner
+}
+";
+    let (db, path, _) = project(&[("a.oc", text)]);
+    let symbols = oc_ide::outline::document_symbols(&db, &path).unwrap();
+    let top: Vec<&str> = symbols.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(top, ["mixed", "Walk", "A"]);
+    let children: Vec<&str> = symbols[0].children.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(children, ["Rating", "str", "hp", "spd", "luck", "bonus", "hit", "movement", "hit", "damage", "Again", "def"]);
+    // A scale's steps under it, its range over them.
+    let rating = &symbols[0].children[0];
+    let steps: Vec<&str> = rating.children.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(steps, ["E", "D", "C"]);
+    assert_eq!(&text[rating.range.0..rating.range.1], "Rating { E D C");
+    // Every symbol's range holds its name and its children's; siblings come in order.
+    fn check(s: &oc_ide::outline::Symbol) {
+        assert!(s.range.0 <= s.selection.0 && s.selection.1 <= s.range.1, "{s:?}");
+        for pair in s.children.windows(2) {
+            assert!(pair[0].range.0 < pair[1].range.0, "{pair:?}");
+        }
+        for c in &s.children {
+            assert!(s.range.0 <= c.range.0 && c.range.1 <= s.range.1, "{c:?} outside {s:?}");
+            check(c);
+        }
+    }
+    symbols.iter().for_each(check);
+    let units: Vec<&str> = symbols[2].children.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(units, ["Ann", "Bob"]);
+}
+
+#[test]
+fn turn_formulas_complete_step_variables() {
+    use CompletionKind::{Def, Keyword, Param};
+    let turn = |body: &str| FORMULAS.replace("    combat {", &format!("    turn {{\n        {body}\n    }}\n    combat {{"));
+    let offered = |text: &str| {
+        let (db, path, offset) = project(&[("a.oc", text)]);
+        oc_ide::complete::completions(&db, FilePosition { path: &path, offset })
+    };
+    // In each of a turn block's formulas: the step variables with their types, and what was
+    // offered before (the ruleset's attributes, read though the formula is half written; the
+    // expressions' words).
+    for body in [
+        "spend luck\n        step_cost = $0",
+        "step_allowed = not (attacks and $0)",
+        "respond = attacks and $0\n",
+        "interrupt = range <= 1 or $0",
+        "opportunity = $0",
+        "engaged = if moved > 0 then $0 else false",
+    ] {
+        let found = offered(&turn(body));
+        let has = |label: &str, kind: CompletionKind| found.iter().any(|c| c.label == label && c.kind == kind);
+        let detail = |label: &str| found.iter().find(|c| c.label == label).and_then(|c| c.detail.clone());
+        assert!(has("moved", Param) && has("attacks", Param) && has("action", Param), "{body}: {found:?}");
+        assert_eq!(detail("moved").as_deref(), Some("step variable: Int"), "{body}");
+        assert_eq!(detail("action").as_deref(), Some("step variable: Tag"), "{body}");
+        assert!(has("hp", Def(DefKind::Base)) && has("luck", Def(DefKind::Resource)), "{body}: {found:?}");
+        assert!(has("self", Keyword) && has("if", Keyword), "{body}: {found:?}");
+        assert_eq!(
+            found.iter().filter(|c| oc_model::STEP_PARAMS.iter().any(|(n, _)| *n == c.label)).count(),
+            oc_model::STEP_PARAMS.len()
+        );
+    }
+    // Where the ruleset cannot be read even so, the step variables still.
+    let found = offered(&turn("step_allowed = not (attacks and $0"));
+    assert!(found.iter().any(|c| c.label == "moved" && c.kind == Param), "{found:?}");
+    // After `self.`: the attributes only, no step variable.
+    let found = offered(&turn("step_allowed = self.$0"));
+    let labels: Vec<&str> = found.iter().map(|c| c.label.as_str()).collect();
+    assert!(labels.contains(&"str") && labels.contains(&"hp") && labels.contains(&"luck"), "{labels:?}");
+    assert!(found.iter().all(|c| matches!(c.kind, Def(DefKind::Stat | DefKind::Base | DefKind::Resource))), "{found:?}");
+    // The turn's own entries: a resource to spend, a die to roll off with.
+    let found = offered(&turn("spend $0"));
+    assert!(!found.is_empty() && found.iter().all(|c| c.kind == Def(DefKind::Resource)), "{found:?}");
+    let found = offered(&turn("order rolloff $0"));
+    assert!(found.iter().any(|c| c.label == "hit") && found.iter().all(|c| c.kind == Def(DefKind::Dice)), "{found:?}");
+    let found = offered(&turn("$0"));
+    assert!(found.iter().any(|c| c.label == "step_cost" && c.kind == Keyword), "{found:?}");
+    // Elsewhere no step variable: a combat formula, a tag.
+    let in_combat = FORMULAS.replace("_roll + _bonus", "_roll + _bo$0nus");
+    assert!(!offered(&in_combat).iter().any(|c| c.label == "moved"));
+    assert!(!offered("tag T on class { when self.hp > $0").iter().any(|c| c.label == "moved"));
+}
