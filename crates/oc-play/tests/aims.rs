@@ -157,3 +157,22 @@ fn every_offered_action_and_item_may_be_taken() {
 fn path_name(setup: &oc_play::Setup) -> String {
     setup.scenario.name.clone()
 }
+
+/// Two actions of one verb (a heal beside, a heal from 2 to 3 squares) are each offered with
+/// their own reach: the page was sent the first one's for both.
+#[test]
+fn two_actions_of_one_verb_are_offered_with_their_own_reach() {
+    let setup = common::setup("crates/oc-play/tests/play/aims/reach.oc", None);
+    let mut session = Session::new(&setup, &Options { players: [true, false], ai: "greedy".into(), seed: 6 }).unwrap();
+    serve(&mut session, None, |c: &Client| {
+        let (_, state) = c.get("/api/state");
+        let medic = state["units"].as_array().unwrap().iter().find(|u| u["name"] == "Ana").unwrap()["index"].as_u64().unwrap();
+        // From (1, 0): one ally beside, (0, 0), and one 3 squares off, (0, 2).
+        let version = state["version"].as_u64().unwrap();
+        c.ok("/api/move", json!({ "version": version, "unit": medic, "to": [1, 0] }));
+        let choices = c.ok("/api/choices", json!({ "unit": medic }));
+        let near = action(&choices, "MendNear").unwrap_or_else(|| panic!("no MendNear: {choices}"));
+        let far = action(&choices, "MendFar").unwrap_or_else(|| panic!("no MendFar: {choices}"));
+        assert_eq!((&near["range"], &far["range"]), (&json!([0, 1]), &json!([2, 3])), "{choices}");
+    });
+}

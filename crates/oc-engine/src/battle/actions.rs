@@ -194,6 +194,13 @@ impl<'e> Battle<'e> {
         out
     }
 
+    /// The distances action `a` (one of [`Battle::actions`] of unit `i`) reaches, as the unit
+    /// stands: its own `within`, not the first of its verb's ([`Battle::action_reach`]).
+    pub fn reach_of(&self, i: usize, a: &Available) -> Option<(i64, i64)> {
+        let scene = self.scene(Cast { user: i, ..Cast::default() }, None)?;
+        Some(range_of(&scene, a))
+    }
+
     /// The distances (least, most) at which unit `i` can take its action with `verb` now, as
     /// [`Battle::turn`] measures them, or `None` when it has no such action.
     pub fn action_reach(&self, i: usize, verb: m::Verb) -> Option<(i64, i64)> {

@@ -546,7 +546,8 @@ pub(super) fn actions(b: &Battle<'_>, unit: usize) -> Vec<ActionChoice> {
             let name = serde_json::to_value(verb).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
             let sequence = a.action.sequence;
             let (source, tag) = (a.source.clone(), a.tag.to_string());
-            let range = b.action_reach(unit, verb);
+            // This action's own reach (two of one verb may reach differently).
+            let range = b.reach_of(unit, &a);
             let heals = verb == oc_model::Verb::Heal;
             let aim = Aim::of(a.action.target, range.map_or(0, |r| r.1), heals);
             Some(ActionChoice { verb, name, tag, source, range, sequence, on: Aims::default(), aim })
