@@ -344,8 +344,8 @@ fn fixed() -> Fixed {
     for (_, text) in corpus.iter().filter(|(p, _)| p.ends_with(".map.toml")) {
         let (map, diags) = oc_atlas::check(FileId(0), text, &std_rules, |_| oc_atlas::ImageCheck::NotChecked);
         let Some(map) = map.filter(|_| diags.iter().all(|d| !d.is_error())) else { continue };
-        if oc_atlas::export::tileset_size(&map).is_ok() {
-            tmx.push(oc_atlas::export::tiled(&map, "t.png").0);
+        if oc_atlas::export::tileset_size(&map, Some(&std_rules)).is_ok() {
+            tmx.push(oc_atlas::export::tiled_with(&map, Some(&std_rules), "t.png").0);
         }
         pngs.extend(palette_png(&map, &std_rules));
     }
@@ -433,8 +433,8 @@ fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[
                     let _ = serde_json::to_string(&oc_atlas::foundry::scene(&map, &fixed.std_rules, version, None));
                 }
                 let _ = oc_atlas::uvtt::uvtt(&map, &fixed.std_rules, b"png");
-                if oc_atlas::export::tileset_size(&map).is_ok() {
-                    let (tmx, _) = oc_atlas::export::tiled(&map, "t.png");
+                if oc_atlas::export::tileset_size(&map, Some(&fixed.std_rules)).is_ok() {
+                    let (tmx, _) = oc_atlas::export::tiled_with(&map, Some(&fixed.std_rules), "t.png");
                     // The import reads the export back, and a cut-off one without a panic.
                     let _ = oc_atlas::tiled::import(FileId(0), &tmx, "fuzz", Some(&fixed.std_rules));
                     let cut = tmx.char_indices().nth(tmx.chars().count() / 2).map_or(0, |(i, _)| i);

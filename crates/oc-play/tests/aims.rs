@@ -96,12 +96,7 @@ fn aim(offered: &Value) -> (Value, Value) {
 fn every_offered_action_and_item_may_be_taken() {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/play");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "oc"))
-        .collect();
-    files.sort();
+    let mut files = common::play_fixtures();
     files.extend([dir.join("aims/aims.oc"), dir.join("steps/drill.oc")]);
     files.extend(
         ["scenarios/border-mulan.oc", "scenarios/stamina-caer-pelyn.oc", "scenarios/skirmish-taizel.oc"].map(|f| repo.join(f)),

@@ -13,14 +13,7 @@ use oc_play::session::{Options, Session};
 use serde_json::{json, Value};
 
 fn fixtures() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/play");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "oc"))
-        .collect();
-    files.sort();
-    files
+    common::play_fixtures()
 }
 
 fn setup(path: &Path) -> oc_play::Setup {
@@ -39,6 +32,24 @@ fn tile(v: &Value) -> (i64, i64) {
 /// One confirmed turn of a simple player: attack what it can (after reading the forecast),
 /// else close in on the nearest enemy it sees and wait; where activations are steps, end the
 /// activation after a few. Returns false when the game is over.
+/// Plays on (as [`play_one`]) until a unit of the player's is asked to answer: the state then;
+/// `None` when the game ends first (or in 400 steps).
+fn next_answer(c: &Client, steps: &mut u32) -> Option<Value> {
+    for _ in 0..400 {
+        let (_, state) = c.get("/api/state");
+        if state["over"].is_object() {
+            return None;
+        }
+        if state["answering"].is_object() {
+            return Some(state);
+        }
+        if !play_one(c, steps) {
+            return None;
+        }
+    }
+    None
+}
+
 fn play_one(c: &Client, steps_in_activation: &mut u32) -> bool {
     let (_, state) = c.get("/api/state");
     if state["over"].is_object() {
@@ -343,18 +354,8 @@ fn a_declared_attack_on_the_players_unit_can_be_declined() {
         let mut session = Session::new(&setup, &options).unwrap();
         let lines = serve(&mut session, None, |c| {
             let mut steps = 0;
-            for _ in 0..400 {
-                let (_, state) = c.get("/api/state");
-                if state["over"].is_object() {
-                    return;
-                }
+            if let Some(state) = next_answer(c, &mut steps) {
                 let answering = &state["answering"];
-                if !answering.is_object() {
-                    if !play_one(c, &mut steps) {
-                        return;
-                    }
-                    continue;
-                }
                 let unit = answering["unit"].as_u64().unwrap();
                 assert_eq!(state["may_act"], json!([unit]), "{state}");
                 let line = answering["line"].as_str().unwrap();
@@ -378,7 +379,6 @@ fn a_declared_attack_on_the_players_unit_can_be_declined() {
                 let first = &played["steps"][0];
                 assert!(first.to_string().contains("declines to activate"), "{played}");
                 declined = true;
-                return;
             }
         });
         if declined {
@@ -406,17 +406,8 @@ fn the_ais_declared_attack_is_answered_by_either_side() {
             let lines = serve(&mut session, None, |c| {
                 let mut steps = 0;
                 for _ in 0..400 {
-                    let (_, state) = c.get("/api/state");
-                    if state["over"].is_object() {
-                        return;
-                    }
+                    let Some(state) = next_answer(c, &mut steps) else { return };
                     let answering = &state["answering"];
-                    if !answering.is_object() {
-                        if !play_one(c, &mut steps) {
-                            return;
-                        }
-                        continue;
-                    }
                     let (unit, by) = (answering["unit"].as_u64().unwrap(), answering["by"].as_u64().unwrap());
                     let side = |k: u64| {
                         let u = state["units"].as_array().unwrap().iter().find(|u| u["index"].as_u64() == Some(k));

@@ -10,6 +10,18 @@ pub fn repo(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
 }
 
+/// The play fixtures, one `.oc` file a ruleset (`tests/play/*.oc`), in name order.
+pub fn play_fixtures() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/play");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "oc"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// A shipped scenario with its only (or named) armies.
 pub fn setup(file: &str, scenario: Option<&str>) -> oc_play::Setup {
     let path = repo(file);
