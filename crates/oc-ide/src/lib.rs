@@ -15,6 +15,7 @@
 
 pub mod complete;
 pub mod defs;
+pub mod hover;
 pub mod maps;
 pub mod names;
 pub mod navigate;

@@ -122,7 +122,7 @@ pub fn hover(db: &dyn Db, pos: FilePosition<'_>) -> Option<Hover> {
     }
     let (start, end, resolved) = resolved_at(db, pos)?;
     let markdown = match resolved {
-        Resolved::Def(path, def) => defs::hover_text(db, path, &def),
+        Resolved::Def(path, def) => crate::hover::hover_text(db, path, &def),
         Resolved::Param { path, tag, def } => {
             let ast = db.ast(path)?;
             let t = ast.items.iter().find_map(|i| match i {

@@ -22,6 +22,7 @@ pub mod rulesets;
 pub mod session;
 pub mod shown;
 pub mod transcript;
+pub mod unreadable;
 pub mod watch;
 
 pub use discover::{discover, DiskHost, Project};

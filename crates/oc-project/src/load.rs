@@ -195,29 +195,7 @@ pub fn several_rulesets_refusal(project: &Project, paths: &[PathBuf], command: &
     Some(Refusal::new(message, help))
 }
 
-/// A file that could not be read, as `oc check` reports it: `oc::file::outside_project` for a
-/// link or `..` out of the project, else `oc::file::unreadable`, at the start of `file` (its
-/// text is not there).
-pub fn unreadable_diagnostic(file: oc_diag::FileId, path: &str, reason: &str) -> oc_diag::Diagnostic {
-    use crate::codes::{OUTSIDE_PROJECT, UNREADABLE};
-    let outside = reason.contains("outside the project");
-    let (code, help) = if outside {
-        (OUTSIDE_PROJECT, "copy the file into the project, or move oc.toml up to a folder holding both")
-    } else {
-        (UNREADABLE, "replace it with a regular text file, or list it under `ignore` in oc.toml")
-    };
-    oc_diag::Diagnostic::error(code, oc_diag::Span::new(file, 0, 0), format!("cannot read {path}: {reason}")).with_help(help)
-}
-
-/// The files a compilation could not read (`Loaded::unreadable`), each a diagnostic as `oc
-/// check` gives (errors in the input: every command stops on them with exit status 1), over
-/// an empty text of each added to `workspace` for their spans.
-pub fn unreadable_diagnostics(workspace: &mut Workspace, unreadable: &[(String, String)]) -> Vec<oc_diag::Diagnostic> {
-    unreadable
-        .iter()
-        .map(|(path, reason)| unreadable_diagnostic(workspace.add(path.clone(), String::new()), path, reason))
-        .collect()
-}
+pub use crate::unreadable::{diagnostic as unreadable_diagnostic, diagnostics as unreadable_diagnostics};
 
 /// A path as the user would type it from the working directory (relative when under it).
 pub fn from_cwd(path: &Path) -> PathBuf {

@@ -205,7 +205,7 @@ impl Session {
     /// A file that could not be read at all: one diagnostic naming it, the rest goes on.
     fn unreadable(&mut self, path: &str, reason: &str) -> Diagnostic {
         let id = self.note(path);
-        crate::load::unreadable_diagnostic(id, path, reason)
+        crate::unreadable::diagnostic(id, path, reason)
     }
 
     fn compile_root(&mut self, host: &mut DiskHost, root: &str) -> bool {
