@@ -67,6 +67,8 @@ fn shard(v: Option<&Value>) -> String {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
+
     use super::*;
 
     #[test]
