@@ -329,8 +329,10 @@ fn foreign_extension(format: ExportFormat, out: &Path, map: &Path) -> Option<(St
     }
     let stem = out.with_extension("");
     let help = match writes {
+        // A Tiled map in JSON: `oc export tiled` writes TMX, named `.tmx`.
         Some(other) if other != name => {
-            format!("`oc export {name}` writes {own}; for {is}, run `oc export {other} {} -o {shown}`", map.display())
+            let to = if ext == "tmj" { out.with_extension("tmx").display().to_string() } else { shown.to_string() };
+            format!("`oc export {name}` writes {own}; for {is}, run `oc export {other} {} -o {to}`", map.display())
         }
         _ => format!(
             "`oc export {name}` writes {own}, such as `-o {}`",

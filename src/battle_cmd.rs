@@ -147,7 +147,8 @@ fn replayed(file: &Path, source: &Source) -> Result<Setup, u8> {
     crate::load::one_file(file)?;
     let compiled = crate::load::compile(file, "replay")?;
     let named = |f: oc_play::Failure| match f {
-        oc_play::Failure::Refused(r) => {
+        // A scenario or army the rules no longer have ("no scenario `X` in ...").
+        oc_play::Failure::Refused(r) if r.message.starts_with("no ") => {
             let help = format!(
                 "the log was played in scenario {} by the attacker army {} and the defender army {}; \
                  the rules changed since, or the log belongs to another project (name it with --project DIR)",

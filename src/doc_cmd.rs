@@ -60,11 +60,24 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
     inputs.extend(read);
     // The site's domain (GitHub Pages' `CNAME`): the documented project's oc.toml, or for a
     // built-in ruleset the working directory's.
-    let cname = if paths.is_empty() {
-        std::env::current_dir().ok().and_then(|cwd| oc_project::discover::open(&cwd).settings.doc_cname)
-    } else {
-        project.settings.doc_cname.clone()
-    };
+    let settings =
+        if paths.is_empty() { std::env::current_dir().ok().map(|cwd| oc_project::discover::open(&cwd)) } else { Some(project) };
+    // An oc.toml with errors (a `cname` that is not a domain) stops the site: written without
+    // them, the site would lose the CNAME the last one had.
+    let wrong: Vec<&oc_diag::Diagnostic> =
+        settings.iter().flat_map(|p| &p.manifest_diagnostics).filter(|d| d.is_error()).collect();
+    if !wrong.is_empty() {
+        report::verdict(1);
+        for d in &wrong {
+            errln!("error: [{}] oc.toml: {}", d.code, d.message);
+            if !d.help.is_empty() {
+                errln!("help: {}", d.help);
+            }
+        }
+        errln!("not written: oc.toml has {} error(s) (`oc check` shows them too)", wrong.len());
+        return 1;
+    }
+    let cname = settings.and_then(|p| p.settings.doc_cname);
     if let Err(r) = oc_project::folder::prepare(out, (oc_doc::MARKER, oc_doc::MARKER_TEXT), &inputs, force) {
         errln!("error: {}\nhelp: {}", r.message, r.help);
         if cname.is_none() && out.join("CNAME").is_file() {

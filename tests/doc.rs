@@ -134,11 +134,16 @@ fn the_site_s_cname_comes_from_oc_toml() {
         let o = oc(&["doc", "-o", "site"], tmp.path());
         assert_eq!(o.status.code(), Some(0), "ours, as written: {}", stderr(&o));
     }
-    // A name that is not a domain is an error of oc.toml.
+    // A name that is not a domain is an error of oc.toml: `oc check` says it, and `oc doc`
+    // stops on it (written without it, the site lost the CNAME the last one had).
     std::fs::write(tmp.path().join("oc.toml"), "[project]\nruleset = \"stamina\"\n[doc]\ncname = \"https://x.org\"\n").unwrap();
     let o = oc(&["check", "."], tmp.path());
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("`cname` is the site's domain name"), "{}", stderr(&o));
+    let o = oc(&["doc", "-o", "site"], tmp.path());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("[oc::manifest::field] oc.toml: `cname` is the site's domain name"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(tmp.path().join("site/CNAME")).unwrap(), "rules.example.org\n", "the site is kept");
 }
 
 /// A chromium binary, installed with apt-get when missing; `Err(why)` when there is none.

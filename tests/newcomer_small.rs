@@ -284,6 +284,12 @@ fn an_export_to_a_file_of_another_kind_names_the_export_that_writes_it() {
             "oc export foundry maps/crossing.map.toml -o x.json",
         ),
         (&["export", "foundry", "maps/crossing.map.toml", "-o", "x.png"][..], "x.png", "such as `-o x.json`"),
+        // A Tiled map in JSON: the command suggested writes TMX, named `.tmx`.
+        (
+            &["export", "foundry", "maps/crossing.map.toml", "-o", "x.tmj"][..],
+            "x.tmj",
+            "oc export tiled maps/crossing.map.toml -o x.tmx",
+        ),
     ];
     for (args, file, help) in cases {
         let run = oc(&dir, args);

@@ -237,6 +237,13 @@ fn the_tileset_holds_every_terrain_of_the_rules() {
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let copy = check(&std::fs::read_to_string(&out).unwrap(), &rules);
     assert_eq!(copy.terrain(oc_atlas::Tile { x: 0, y: 0 }), Some("Lake"));
+    // A grid so large that a row of every terrain would pass the picture bounds: the map's own
+    // terrains only, as before (it was refused).
+    let big = "name = \"Big\"\nwidth = 3\nheight = 2\ngrid = 800\nrows = [\"...\", \"...\"]\n[legend]\n\".\" = \"Plains\"\n";
+    std::fs::write(dir.join("big.map.toml"), big).unwrap();
+    let run = oc(&["export", "tiled", dir.join("big.map.toml").to_str().unwrap(), "-o", dir.join("big.tmx").to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert!(std::fs::read_to_string(dir.join("big.tmx")).unwrap().contains("tilecount=\"1\""));
 }
 
 #[test]

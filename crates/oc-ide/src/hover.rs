@@ -195,7 +195,7 @@ fn stmt_line(text: &str, s: &ast::Stmt) -> String {
                     (Some(min), Some(max)) => {
                         format!(" within {}..{}", one_line(span_text(text, min.span)), one_line(span_text(text, max.span)))
                     }
-                    // One bound written (`within 1`) is the most.
+                    // One bound written (`within 1`): that distance, `1..1`.
                     (None, Some(max)) => format!(" within {}", one_line(span_text(text, max.span))),
                     _ => String::new(),
                 };

@@ -168,6 +168,33 @@ fn two_actions_of_one_verb_are_offered_with_their_own_reach() {
         let choices = c.ok("/api/choices", json!({ "unit": medic }));
         let near = action(&choices, "MendNear").unwrap_or_else(|| panic!("no MendNear: {choices}"));
         let far = action(&choices, "MendFar").unwrap_or_else(|| panic!("no MendFar: {choices}"));
-        assert_eq!((&near["range"], &far["range"]), (&json!([0, 1]), &json!([2, 3])), "{choices}");
+        // `within 1` alone is `1..1` (docs/dsl.md; the engine read `0..1`).
+        assert_eq!((&near["range"], &far["range"]), (&json!([1, 1]), &json!([2, 3])), "{choices}");
+    });
+}
+
+/// Under fog, a staged move onto a hidden enemy (an ambush the engine refuses) offers what a
+/// move onto an empty square offers: every act was taken as accepted there, so Seize appeared
+/// off the throne exactly where an unseen enemy stood in the way.
+#[test]
+fn an_ambushed_move_offers_no_more_than_an_open_one() {
+    let setup = common::setup("crates/oc-play/tests/play/aims/fog.oc", None);
+    let mut session = Session::new(&setup, &Options { players: [true, false], ai: "greedy".into(), seed: 6 }).unwrap();
+    serve(&mut session, None, |c: &Client| {
+        let (_, state) = c.get("/api/state");
+        let lord = state["units"].as_array().unwrap().iter().find(|u| u["name"] == "Ephraim").unwrap()["index"].as_u64().unwrap();
+        let mut offered = Vec::new();
+        // (3, 2): open ground; (3, 0): a defender stands there, unseen (vision 1).
+        for to in [[3, 2], [3, 0]] {
+            let (_, state) = c.get("/api/state");
+            let moved = c.ok("/api/move", json!({ "version": state["version"], "unit": lord, "to": to }));
+            let choices = c.ok("/api/choices", json!({ "unit": lord }));
+            assert!(action(&choices, "Seize").is_none(), "Seize offered off the throne, staged to {to:?}: {choices}");
+            let tags: Vec<String> =
+                choices["actions"].as_array().unwrap().iter().map(|a| a["tag"].as_str().unwrap_or("").to_string()).collect();
+            offered.push(tags);
+            c.ok("/api/undo", json!({ "version": moved["version"] }));
+        }
+        assert_eq!(offered[0], offered[1], "the ambushed square offers what the open one does");
     });
 }

@@ -12,9 +12,11 @@ use serde_json::{Map, Value};
 
 use crate::output::Kind;
 
-/// The keys of a part's header that are not which run and shard it is: its counts and the oc
-/// that wrote them (a part of the same shard and run, written by an older oc, is replaced).
-const NOT_WHICH: &[&str] = &["tally", "rows", "played", "version"];
+/// The keys of a part's header that are not which run and shard it is: its counts, the oc
+/// that wrote them (a part of the same shard and run, written by an older oc, is replaced), and
+/// what is shown of the run (the command as typed, `./scenarios` or from another folder; the
+/// scenario's title).
+const NOT_WHICH: &[&str] = &["tally", "rows", "played", "version", "command", "scenario_title"];
 
 /// The most differences a refusal names.
 const NAMED: usize = 3;
@@ -89,6 +91,12 @@ mod tests {
             Some("shard 1/2 (this run writes shard 2/2)")
         );
         assert_eq!(another(&path, Kind::SimulationPart, &part(1, 7, 0)).as_deref(), Some("`seed` 1 (this run: 7)"));
+        // What is only shown of the run (the command as typed, from another folder) is not which run it is.
+        let typed = |command: &str| {
+            format!("{{\"kind\":\"oc fairness part\",\"version\":1,\"command\":\"{command}\",\"seed\":1,\"games\":4,\"shard\":{{\"index\":1,\"count\":2}},\"rows\":[]}}\n")
+        };
+        std::fs::write(&path, typed("oc fairness scenarios/x.oc")).unwrap();
+        assert_eq!(another(&path, Kind::FairnessPart, &typed("oc fairness ./scenarios/x.oc")), None);
         // Not a part: the output policy decides.
         std::fs::write(&path, "my notes\n").unwrap();
         assert_eq!(another(&path, Kind::SimulationPart, &part(2, 1, 0)), None);

@@ -117,14 +117,19 @@ pub const TMX_MARK: &str = "<!-- written by oc export tiled -->";
 /// The terrains of the tileset, in tile order: those the map uses (by name, so a map's tiles
 /// keep their numbers), then the others of `rules`, so that a map edited in Tiled may be
 /// painted with any terrain its rules have, not only those it had.
+/// Where one row of them all would pass the picture bounds (a large `grid`), the map's own only.
 fn palette<'a>(map: &'a Map, rules: Option<&'a oc_model::Rules>) -> Vec<&'a str> {
     let used: BTreeSet<&str> = map.tiles().filter_map(|t| map.terrain(t)).collect();
     let others = rules.into_iter().flat_map(|r| &r.terrains).map(|t| t.name.as_str()).filter(|n| !used.contains(n));
     let mut all: Vec<&str> = used.iter().copied().collect();
+    let own = all.len();
     for name in others {
         if !all.contains(&name) {
             all.push(name);
         }
+    }
+    if all.len() as u64 * u64::from(map.grid) > u64::from(crate::render::MAX_RENDER_SIDE) {
+        all.truncate(own);
     }
     all
 }

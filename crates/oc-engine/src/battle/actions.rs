@@ -528,10 +528,13 @@ impl<'e> Battle<'e> {
     }
 }
 
-/// The distances (least, most) an action reaches, its range formulas read in `scene`: 0 and the
-/// least when it writes none.
+/// The distances (least, most) an action reaches, its range formulas read in `scene`: the one
+/// bound written both (`within N`), 0 when it writes none.
 pub(super) fn range_of(scene: &Scene, a: &Available) -> (i64, i64) {
-    let lo = a.action.min_range.as_ref().map_or(0, |e| scene.value(e, &a.args).int());
-    let hi = a.action.max_range.as_ref().map_or(lo, |e| scene.value(e, &a.args).int());
-    (lo, hi)
+    // `within N` alone is `N..N` (docs/dsl.md, and the compiler's `oc::action::reach` reads it
+    // so): the one bound written is the least too. (It read `0..N`: a unit 0 tiles off, itself,
+    // was in reach of `target unit within 1`.)
+    let hi = a.action.max_range.as_ref().map(|e| scene.value(e, &a.args).int());
+    let lo = a.action.min_range.as_ref().map(|e| scene.value(e, &a.args).int()).or(hi).unwrap_or(0);
+    (lo, hi.unwrap_or(lo))
 }

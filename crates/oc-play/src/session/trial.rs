@@ -2,10 +2,13 @@
 //! only where a turn taking it is played ([`Trial`]: each tried on a copy of the battle), with
 //! the units and squares it may be aimed at ([`Session::aims`]).
 
-use oc_engine::battle::{self, Act, Battle, BattleError, State, Tile};
+use oc_engine::battle::{self, Act, Battle, BattleError, State, Tile, Turn};
 use oc_engine::Atom;
 
 use super::{view, Session, PREVIEW_SEED};
+
+/// The most squares an action aimed at a square is tried on for one answer (nearest first).
+const MAX_TILE_TRIALS: usize = 1024;
 
 impl<'s> Session<'s> {
     /// What an action or item aimed `aim` may be taken on by unit `unit` acting from `from`:
@@ -49,13 +52,23 @@ impl<'s> Session<'s> {
             }
         }
         if let Some(reach) = aim.tiles {
+            // Nearest first, at most MAX_TILE_TRIALS of them: each is a turn played on a copy,
+            // and a reach the rules write may span the largest map (or overflow it).
             let (w, h) = (b.map.width, b.map.height);
-            for y in (from.1 - reach).max(0)..=(from.1 + reach).min(h - 1) {
-                for x in (from.0 - reach).max(0)..=(from.0 + reach).min(w - 1) {
+            let reach = reach.clamp(0, w.saturating_add(h));
+            let mut squares: Vec<(i64, Tile)> = Vec::new();
+            for y in from.1.saturating_sub(reach).max(0)..=from.1.saturating_add(reach).min(h - 1) {
+                for x in from.0.saturating_sub(reach).max(0)..=from.0.saturating_add(reach).min(w - 1) {
                     let d = battle::distance(from, (x, y));
-                    if d <= reach && accepts((None, Some((x, y))), within(d)) {
-                        on.tiles.push((x, y));
+                    if d <= reach && within(d) {
+                        squares.push((d, (x, y)));
                     }
+                }
+            }
+            squares.sort_unstable();
+            for (d, tile) in squares.into_iter().take(MAX_TILE_TRIALS) {
+                if accepts((None, Some(tile)), within(d)) {
+                    on.tiles.push(tile);
                 }
             }
         }
@@ -88,16 +101,29 @@ impl<'a, 's> Trial<'a, 's> {
     }
 
     /// Whether the engine plays unit's turn with `act`. A move refused (under fog, an enemy out
-    /// of sight in the way) is an ambush, not the act's refusal: taken as accepted where `near`
-    /// (leaving the act out would tell what stands in the way).
-    pub(super) fn accepts(&mut self, act: Act, near: bool) -> bool {
-        match self.copy.turn(self.session.staged_turn(self.unit, self.equip, act)) {
+    /// of sight in the way: an ambush) is not the act's refusal, and what is offered must not
+    /// tell what stands in the way: the act is judged where the move would have ended, on a
+    /// copy with the unit set there ([`Trial::there`]). (Taking every act as accepted offered
+    /// Seize off the throne exactly where a hidden enemy blocked the way.) `_near` is unused.
+    pub(super) fn accepts(&mut self, act: Act, _near: bool) -> bool {
+        let turn = self.session.staged_turn(self.unit, self.equip, act);
+        match self.copy.turn(turn.clone()) {
             Ok(()) => {
                 self.copy = self.session.battle.fork(Some(PREVIEW_SEED));
                 true
             }
-            Err(BattleError::Refused { rule, .. }) => rule == battle::Rule::Move && near,
+            Err(BattleError::Refused { rule: battle::Rule::Move, .. }) => self.there(turn),
             Err(_) => false,
         }
+    }
+
+    /// `turn` played without its move on a copy where the unit already stands where the move
+    /// ends (its steps before the move, its weapon and its act as they are).
+    fn there(&self, turn: Turn) -> bool {
+        let Some(to) = turn.to else { return false };
+        let mut copy = self.session.battle.fork(Some(PREVIEW_SEED));
+        let Some(u) = copy.state.units.get_mut(self.unit) else { return false };
+        u.pos = to;
+        copy.turn(Turn { to: None, ..turn }).is_ok()
     }
 }
