@@ -243,3 +243,28 @@ fn cut(s: &str, max: usize) -> String {
     out.push('…');
     out
 }
+
+/// What each step variable is (`oc_model::STEP_PARAMS`, as docs/dsl.md's turn block says).
+const STEP_DOCS: &[(&str, &str)] = &[
+    ("moved", "movement points the step's move spends (0 without one)"),
+    ("attacks", "the step attacks"),
+    ("acts", "the step does anything but wait"),
+    ("moves", "move steps already taken this activation"),
+    ("steps", "steps already taken this activation"),
+    ("repeats", "times this same act was already taken this activation"),
+    ("range", "the distance from where the unit acts to the unit or square it acts on (0 without one)"),
+    ("zoned", "it acts from a square in the threat zone of an enemy its side sees"),
+    ("target_zoned", "the unit it acts on stands in its own threat zone, facing it"),
+    ("cost", "the act's own price: an action's `cost` (of a charged action, the part this step pays), 0 for other acts"),
+    ("priced", "the act is an action that names its own `cost` (`cost 0`: a free act)"),
+    ("equips", "the step changes the weapon the unit holds"),
+    ("uses", "its act uses an item from the unit's pack"),
+    ("items", "steps that changed weapons or used an item already taken this activation"),
+    ("action", "the tag whose action the step takes (`action == StandUp`); no tag's name for an attack, an item's use or a wait"),
+];
+
+/// The hover of a step variable read in a turn formula.
+pub fn step_variable(name: &str, ty: &oc_model::Type) -> String {
+    let what = STEP_DOCS.iter().find(|(n, _)| *n == name).map_or("", |(_, d)| *d);
+    format!("step variable `{name}: {}` — {what}", ty.name())
+}

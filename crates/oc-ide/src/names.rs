@@ -39,6 +39,8 @@ pub enum Role {
     Member(Span),
     /// A combat formula only (`reroll NAME` in a reaction).
     Formula,
+    /// A step variable read in a turn formula (`moved`, `action`: `oc_model::STEP_PARAMS`).
+    Step,
     Event,
     Verb,
 }
@@ -111,6 +113,11 @@ const TABLE_OR_DICE: &[DefKind] = &[DefKind::Table, DefKind::Dice];
 /// units): the compiler reads them before parameters' and formulas' names.
 pub const READ_AS_BUILTIN: &[&str] = &["distance", "triangle", "dealt", "chart", "cover"];
 
+/// The step variable `name` (`oc_model::STEP_PARAMS`), with its type.
+pub fn step_param(name: &str) -> Option<(&'static str, &'static oc_model::Type)> {
+    oc_model::STEP_PARAMS.iter().find(|(n, _)| *n == name).map(|(n, t)| (*n, t))
+}
+
 /// Whether a bare name in an expression means the engine's own value or a unit (`self`, `foe`...).
 pub fn reads_as_builtin(name: &str) -> bool {
     READ_AS_BUILTIN.contains(&name) || oc_model::UnitRef::ALL.iter().any(|(n, _)| *n == name)
@@ -154,6 +161,8 @@ struct Walk<'a> {
     tag: Option<&'a ast::TagDef>,
     /// The combat formulas seen where the walk is.
     formulas: Option<Formulas>,
+    /// In a turn formula, where a bare name may be a step variable.
+    step: bool,
 }
 
 impl<'a> Walk<'a> {
@@ -198,6 +207,7 @@ impl<'a> Walk<'a> {
 
     fn expr(&mut self, e: &'a ast::Expr) {
         match &e.kind {
+            ExprKind::Name(n) if self.step && step_param(n).is_some() => self.at(n, e.span, Role::Step),
             ExprKind::Name(n) => self.at(n, e.span, Role::Value),
             ExprKind::Unary(_, a) => self.expr(a),
             ExprKind::Binary(_, a, b) => {
@@ -363,9 +373,12 @@ impl<'a> Walk<'a> {
                 }
             }
             self.uses(&t.spend, RESOURCE);
+            // A step's formulas read its variables before any definition (the compiler's scope).
+            self.step = true;
             for f in &t.formulas {
                 self.expr(&f.value);
             }
+            self.step = false;
         }
         for re in &r.reactions {
             self.push(&re.name, Role::Def(DefKind::Reaction));
@@ -587,7 +600,7 @@ impl<'a> Walk<'a> {
 
 /// Every name of a file and every tag use.
 pub fn names(file: &ast::SourceFile) -> Names<'_> {
-    let mut walk = Walk { out: Names::default(), tag: None, formulas: None };
+    let mut walk = Walk { out: Names::default(), tag: None, formulas: None, step: false };
     for item in &file.items {
         walk.item(item);
     }
@@ -608,6 +621,8 @@ pub enum Resolved<'a> {
     },
     /// An attribute the ruleset does not define (the engine's own: `crit_bonus`).
     Builtin(DefKind),
+    /// A step variable (`oc_model::STEP_PARAMS`) read in a turn formula: its name and type.
+    Step(&'static str, &'static oc_model::Type),
     Event,
     Verb,
     Unresolved,
@@ -696,6 +711,7 @@ pub fn resolve<'a>(db: &dyn crate::Db, scope: &Scope<'a>, path: &'a str, o: &Occ
             .map_or(Resolved::Unresolved, |(p, d)| Resolved::Def(p, (*d).clone())),
         Role::Attr => param(o.name).or_else(|| found(STAT)).unwrap_or(Resolved::Builtin(DefKind::Stat)),
         Role::Formula => formula().unwrap_or(Resolved::Unresolved),
+        Role::Step => step_param(o.name).map_or(Resolved::Unresolved, |(n, t)| Resolved::Step(n, t)),
         Role::Value => {
             if let Some(p) = param(o.name) {
                 return p;

@@ -40,6 +40,7 @@ fn resolved_at<'a>(db: &'a dyn Db, pos: FilePosition<'a>) -> Option<(usize, usiz
         Resolved::Def(p, d) => Resolved::Def(scope_path(db, pos.path, p)?, d),
         Resolved::Param { tag, def, .. } => Resolved::Param { path: pos.path, tag, def },
         Resolved::Builtin(k) => Resolved::Builtin(k),
+        Resolved::Step(n, t) => Resolved::Step(n, t),
         Resolved::Event => Resolved::Event,
         Resolved::Verb => Resolved::Verb,
         Resolved::Unresolved => Resolved::Unresolved,
@@ -132,6 +133,7 @@ pub fn hover(db: &dyn Db, pos: FilePosition<'_>) -> Option<Hover> {
             let p = t.params.iter().find(|p| p.name.span == def.name_span)?;
             format!("parameter `{}: {}` of tag `{}`", p.name.value, p.ty.value, t.name.value)
         }
+        Resolved::Step(name, ty) => crate::hover::step_variable(name, ty),
         _ => return None,
     };
     Some(Hover { start, end, markdown })

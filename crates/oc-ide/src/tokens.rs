@@ -92,6 +92,7 @@ pub fn semantic_tokens(db: &dyn Db, path: &str) -> Vec<SemanticToken> {
             Resolved::Def(p, d) => (token_type(d.kind), std(p) | declaration),
             Resolved::Param { .. } => (TokenType::Parameter, declaration),
             Resolved::Builtin(k) => (token_type(k), DEFAULT_LIBRARY),
+            Resolved::Step(..) => (TokenType::Parameter, DEFAULT_LIBRARY),
             Resolved::Event => (TokenType::Event, DEFAULT_LIBRARY),
             Resolved::Verb => (TokenType::Function, DEFAULT_LIBRARY),
             // A definition whose file is not in the scope yet: its own kind.

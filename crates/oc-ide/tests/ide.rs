@@ -634,3 +634,23 @@ fn turn_formulas_complete_step_variables() {
     assert!(!offered(&in_combat).iter().any(|c| c.label == "moved"));
     assert!(!offered("tag T on class { when self.hp > $0").iter().any(|c| c.label == "moved"));
 }
+
+/// A step variable read in a turn formula says what it is (it said nothing), and is not taken
+/// for a definition of the same name; every step variable has its words.
+#[test]
+fn step_variables_hover_with_what_they_are() {
+    let turn = |body: &str| {
+        FORMULAS.replace("    combat {", &format!("    turn {{\n        spend luck\n        {body}\n    }}\n    combat {{"))
+    };
+    assert_eq!(
+        hover_at(&turn("step_cost = if mo$0ved > 0 then 1 else 0")),
+        "step variable `moved: Int` — movement points the step's move spends (0 without one)"
+    );
+    assert!(hover_at(&turn("step_allowed = not (act$0ion == Canto)"))
+        .starts_with("step variable `action: Tag` — the tag whose action"));
+    for (name, _) in oc_model::STEP_PARAMS {
+        let text = turn(&format!("step_allowed = {name}$0 == {name}"));
+        let shown = hover_at(&text);
+        assert!(shown.starts_with(&format!("step variable `{name}: ")) && !shown.ends_with("— "), "{name}: {shown}");
+    }
+}
