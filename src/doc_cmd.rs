@@ -50,7 +50,7 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
     if !unreadable.is_empty() {
         // As `oc check` reports them: a diagnostic each, exit status 1.
         let mut workspace = workspace;
-        let diagnostics = oc_project::load::unreadable_diagnostics(&mut workspace, &unreadable);
+        let diagnostics = oc_project::unreadable::diagnostics(&mut workspace, &unreadable);
         report::verdict(1);
         crate::load::show(&workspace, &diagnostics);
         errln!("not written: {} file(s) could not be read", diagnostics.len());

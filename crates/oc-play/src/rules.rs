@@ -184,7 +184,7 @@ pub fn load_with(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, Fai
 fn engine_of(loaded: oc_project::load::Loaded) -> Result<Loaded, Failure> {
     let oc_project::load::Loaded { mut workspace, compilation, unreadable, .. } = loaded;
     if !unreadable.is_empty() {
-        let diagnostics = oc_project::load::unreadable_diagnostics(&mut workspace, &unreadable);
+        let diagnostics = oc_project::unreadable::diagnostics(&mut workspace, &unreadable);
         return Err(Failure::Rejected { workspace: Box::new(workspace), diagnostics });
     }
     let files = compilation.files.clone();

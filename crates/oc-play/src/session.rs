@@ -439,7 +439,7 @@ impl<'s> Session<'s> {
         // page offered attacks the engine then refused.) A move refused under fog is no reason:
         // it is an ambush, and leaving the target out would tell what stands in the way.
         let mut trial = Trial::new(self, unit, equip);
-        choices.targets.retain(|&target| trial.accepts(Act::Attack { target }, true));
+        choices.targets.retain(|&target| trial.accepts(Act::Attack { target }));
         // The actions and items likewise: each kept with the units and squares the rules let it
         // be taken on from there, and left out where there are none (the page offered a seize
         // off the objective, a heal with nobody in reach). The actions are those of the weapon
@@ -464,9 +464,9 @@ impl<'s> Session<'s> {
                 // engine takes it there (after the steps staged already); never after the move.
                 Some(_) if moved => Aims::default(),
                 Some(_) => {
-                    self.aims(b, unit, from, a.aim, range, |(target, tile), _| self.steps_accept(unit, special(target, tile)))
+                    self.aims(b, unit, from, a.aim, range, |(target, tile)| self.steps_accept(unit, special(target, tile)))
                 }
-                None => self.aims(b, unit, from, a.aim, range, |(target, tile), near| trial.accepts(special(target, tile), near)),
+                None => self.aims(b, unit, from, a.aim, range, |(target, tile)| trial.accepts(special(target, tile))),
             };
         }
         actions.retain(|a| a.on.any());
@@ -474,8 +474,7 @@ impl<'s> Session<'s> {
         let items = std::mem::take(&mut choices.items);
         for mut it in items {
             let item = Atom::new(&it.name);
-            it.on = self
-                .aims(b, unit, from, it.aim, None, |(target, tile), near| trial.accepts(Act::Use { item, target, tile }, near));
+            it.on = self.aims(b, unit, from, it.aim, None, |(target, tile)| trial.accepts(Act::Use { item, target, tile }));
             if it.on.any() {
                 choices.items.push(it);
             }

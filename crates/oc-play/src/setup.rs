@@ -42,7 +42,7 @@ pub fn compile_for(path: &Path, command: &str) -> Result<Compiled, Failure> {
     let oc_project::load::Loaded { project, mut workspace, compilation, unreadable, .. } =
         oc_project::load::compile_project(project);
     if !unreadable.is_empty() {
-        let diagnostics = oc_project::load::unreadable_diagnostics(&mut workspace, &unreadable);
+        let diagnostics = oc_project::unreadable::diagnostics(&mut workspace, &unreadable);
         return Err(Failure::Rejected { workspace: Box::new(workspace), diagnostics });
     }
     match compilation.rules {

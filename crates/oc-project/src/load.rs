@@ -41,7 +41,7 @@ pub struct Loaded {
     pub workspace: Workspace,
     pub compilation: Compilation,
     /// Roots that could not be read, with why.
-    pub unreadable: Vec<(String, String)>,
+    pub unreadable: Vec<(String, oc_compiler::ReadError)>,
     /// Every project file the compile read (under the root): inputs an output may not replace.
     pub inputs: Vec<PathBuf>,
 }
@@ -91,7 +91,6 @@ pub fn compile(project: Project, roots: &[String]) -> Loaded {
             compilation.partial.get_or_insert(rules);
         }
     }
-    let unreadable = unreadable.into_iter().map(|(p, e)| (p, e.to_string())).collect();
     let inputs = host.touched.iter().map(|p| project.root.join(p)).collect();
     Loaded { project, workspace, compilation, unreadable, inputs }
 }
@@ -194,8 +193,6 @@ pub fn several_rulesets_refusal(project: &Project, paths: &[PathBuf], command: &
     });
     Some(Refusal::new(message, help))
 }
-
-pub use crate::unreadable::{diagnostic as unreadable_diagnostic, diagnostics as unreadable_diagnostics};
 
 /// A path as the user would type it from the working directory (relative when under it).
 pub fn from_cwd(path: &Path) -> PathBuf {

@@ -203,7 +203,7 @@ impl Session {
     }
 
     /// A file that could not be read at all: one diagnostic naming it, the rest goes on.
-    fn unreadable(&mut self, path: &str, reason: &str) -> Diagnostic {
+    fn unreadable(&mut self, path: &str, reason: &oc_compiler::ReadError) -> Diagnostic {
         let id = self.note(path);
         crate::unreadable::diagnostic(id, path, reason)
     }
@@ -221,7 +221,7 @@ impl Session {
         let (mut compilation, unreadable) = self.workspace.compile(host, &[root.to_string()]);
         let mut diagnostics = std::mem::take(&mut compilation.diagnostics);
         for (path, reason) in unreadable {
-            diagnostics.push(self.unreadable(&path, &reason.to_string()));
+            diagnostics.push(self.unreadable(&path, &reason));
         }
         let mut deps: BTreeSet<String> = std::mem::take(&mut host.touched);
         deps.insert(root.to_string());
@@ -384,7 +384,7 @@ impl Session {
         let bytes = match host.read_bytes(path, MAX_SOURCE_BYTES) {
             Ok(b) => b,
             Err(e) => {
-                let d = self.unreadable(path, &e.to_string());
+                let d = self.unreadable(path, &e);
                 return MapResult { diagnostics: vec![d], rules_root: None, deps };
             }
         };

@@ -120,10 +120,9 @@ pub const TMX_MARK: &str = "<!-- written by oc export tiled -->";
 /// Where one row of them all would pass the picture bounds (a large `grid`), the map's own only.
 fn palette<'a>(map: &'a Map, rules: Option<&'a oc_model::Rules>) -> Vec<&'a str> {
     let used: BTreeSet<&str> = map.tiles().filter_map(|t| map.terrain(t)).collect();
-    let others = rules.into_iter().flat_map(|r| &r.terrains).map(|t| t.name.as_str()).filter(|n| !used.contains(n));
-    let mut all: Vec<&str> = used.iter().copied().collect();
+    let mut all: Vec<&str> = used.into_iter().collect();
     let own = all.len();
-    for name in others {
+    for name in rules.into_iter().flat_map(|r| &r.terrains).map(|t| t.name.as_str()) {
         if !all.contains(&name) {
             all.push(name);
         }

@@ -13,9 +13,8 @@ const MAX_TILE_TRIALS: usize = 1024;
 impl<'s> Session<'s> {
     /// What an action or item aimed `aim` may be taken on by unit `unit` acting from `from`:
     /// naming nothing, each unit its side sees and each square within its reach (as `b` shows
-    /// them: the battle, or the preview of the staged steps), tried by `accepts` with whether it
-    /// lies within `range` (a move refused under fog is an ambush, no reason to leave out what
-    /// the act could reach). A heal's units at full HP are listed last, and `idle`.
+    /// them: the battle, or the preview of the staged steps; squares within `range`), tried by
+    /// `accepts`. A heal's units at full HP are listed last, and `idle`.
     pub(super) fn aims(
         &self,
         b: &Battle<'s>,
@@ -23,20 +22,19 @@ impl<'s> Session<'s> {
         from: Tile,
         aim: view::Aim,
         range: Option<(i64, i64)>,
-        mut accepts: impl FnMut((Option<usize>, Option<Tile>), bool) -> bool,
+        mut accepts: impl FnMut((Option<usize>, Option<Tile>)) -> bool,
     ) -> view::Aims {
         let viewer = self.viewer();
         let within = |d: i64| range.is_none_or(|(lo, hi)| lo <= d && d <= hi);
         let full = |k: usize| b.units.get(k).is_some_and(|f| f.hp >= f.max_hp);
-        let mut on = view::Aims { untargeted: aim.bare && accepts((None, None), true), ..view::Aims::default() };
+        let mut on = view::Aims { untargeted: aim.bare && accepts((None, None)), ..view::Aims::default() };
         if on.untargeted && aim.heals && full(unit) {
             on.idle.push(unit);
         }
         if aim.units {
             for (k, f) in b.units.iter().enumerate() {
-                let pos = if k == unit { from } else { f.pos };
                 let seen = f.side == viewer || b.sees(viewer, f.pos);
-                if f.state == State::Ready && seen && accepts((Some(k), None), within(battle::distance(from, pos))) {
+                if f.state == State::Ready && seen && accepts((Some(k), None)) {
                     on.targets.push(k);
                 }
             }
@@ -66,8 +64,8 @@ impl<'s> Session<'s> {
                 }
             }
             squares.sort_unstable();
-            for (d, tile) in squares.into_iter().take(MAX_TILE_TRIALS) {
-                if accepts((None, Some(tile)), within(d)) {
+            for (_, tile) in squares.into_iter().take(MAX_TILE_TRIALS) {
+                if accepts((None, Some(tile))) {
                     on.tiles.push(tile);
                 }
             }
@@ -104,8 +102,8 @@ impl<'a, 's> Trial<'a, 's> {
     /// of sight in the way: an ambush) is not the act's refusal, and what is offered must not
     /// tell what stands in the way: the act is judged where the move would have ended, on a
     /// copy with the unit set there ([`Trial::there`]). (Taking every act as accepted offered
-    /// Seize off the throne exactly where a hidden enemy blocked the way.) `_near` is unused.
-    pub(super) fn accepts(&mut self, act: Act, _near: bool) -> bool {
+    /// Seize off the throne exactly where a hidden enemy blocked the way.)
+    pub(super) fn accepts(&mut self, act: Act) -> bool {
         let turn = self.session.staged_turn(self.unit, self.equip, act);
         match self.copy.turn(turn.clone()) {
             Ok(()) => {
