@@ -76,29 +76,30 @@ fn until_turn_of(b: &mut Battle, side: SideId, keep: &[usize]) {
 #[test]
 fn a_move_that_comes_too_near_lets_an_unactivated_enemy_activate_first() {
     // "A previously unactivated unit may also choose to activate if an enemy unit comes too near,
-    // interrupting the moving unit with its own Actions." Reading: too near is contact.
+    // interrupting the moving unit with its own Actions." Reading: too near is contact. The
+    // mover walks up to y and means to brace there (an attack would have been declared before
+    // the move: `an_attack_after_a_move_is_declared_before_the_move`).
     let (engine, map) = compiled(SAVAGES);
     for seed in 0..8 {
         let mut b = arena::battle_seeded(&engine, &map, APART, seed);
         let (x, y) = mover_and_watcher(&b);
         let to = short_of(&b, x, y, 1);
         let from = b.log.len();
-        b.turn(Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() }).unwrap();
-        // The move ended next to y: the mover's attack waits, and only y may act, for its side.
+        b.turn(Turn { to: Some(to), ..brace(x, "Brace") }).unwrap();
+        // The move ended next to y: the mover's act waits, and only y may act, for its side.
         assert!(arena::last_note(&b).contains("comes too near D0") || arena::last_note(&b).contains("comes too near A0"));
         assert_eq!(b.units[x].pos, to);
         assert_eq!(b.answering(), Some(y));
         assert_eq!(b.to_act, b.units[y].side);
         assert!(b.units.iter().all(|u| u.hp == 1), "nothing dealt yet");
-        // y interrupts with its own attack; the mover acts after it, if it still stands, and
-        // y (activated now) has no answer to the mover's attack.
+        // y interrupts with its own attack; the mover acts after it, if it still stands.
         b.turn(attack(y, x)).unwrap();
         let l = lines(&b, from);
         assert_eq!(l.len(), 3, "{l:?}");
         assert!(l[1].starts_with(&format!("{y}: ")) && l[1].contains("attacks"), "{l:?}");
         assert!(l[2].starts_with(&format!("*{x}: ")), "{l:?}");
         if b.units[x].hp > 0 {
-            assert!(l[2].contains("acts once the units it came too near have answered") && l[2].contains("attacks"), "{l:?}");
+            assert!(l[2].contains("acts once the units it came too near have answered") && l[2].contains("Braced"), "{l:?}");
         } else {
             assert!(l[2].contains("falls or routs before it acts"), "{l:?}");
         }
@@ -108,10 +109,86 @@ fn a_move_that_comes_too_near_lets_an_unactivated_enemy_activate_first() {
 }
 
 #[test]
-fn a_declined_interruption_leaves_the_move_to_act_and_the_unit_its_activation() {
-    // "may also choose to activate": declining, the watcher keeps its activation; the mover's
-    // declared melee attack then lets it answer as its target ("An enemy unit upon which an
-    // attack has been declared has the option of immediately activating").
+fn an_attack_after_a_move_is_declared_before_the_move() {
+    // "An activated unit must perform its actions according to a strict sequence of play: ...
+    // 2. Declare Melee Attacks 3. Change Formation 4. Move 5. Check for Fear 6. Resolve Combat";
+    // "An enemy unit upon which an attack has been declared has the option of immediately
+    // activating". The declarer has not moved when its target answers: the target's answer
+    // walks up to it and strikes it where it stood, one combat with the declared attack.
+    let (engine, map) = compiled(SAVAGES);
+    for seed in 0..8 {
+        let mut b = arena::battle_seeded(&engine, &map, APART, seed);
+        let (x, y) = mover_and_watcher(&b);
+        let (start, to) = (b.units[x].pos, short_of(&b, x, y, 1));
+        let from = b.log.len();
+        b.turn(Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() }).unwrap();
+        let l = lines(&b, from);
+        assert_eq!(l, [format!("{x}: declares an attack on {} before it moves, which may activate in answer", b.units[y].name)]);
+        assert_eq!(b.units[x].pos, start, "the declarer waits where it stood");
+        assert_eq!((b.answering(), b.to_act), (Some(y), b.units[y].side));
+        assert!(b.units[x].activated && !b.units[y].activated);
+        // y answers: it walks up to x and strikes it; x strikes back in that one combat, and
+        // its held move and attack are over.
+        let next_to_x = short_of(&b, y, x, 1);
+        b.turn(Turn { unit: y, to: Some(next_to_x), act: Act::Attack { target: x }, ..Default::default() }).unwrap();
+        let l = lines(&b, from);
+        assert_eq!(l.len(), 3, "{l:?}");
+        assert!(l[1].starts_with(&format!("{y}: ")) && l[1].contains("counter "), "x strikes back in the answer: {l:?}");
+        if b.units[x].hp > 0 && b.units[y].hp > 0 {
+            assert_eq!(l[2], format!("*{x}: its attack on {} was fought in the answer", b.units[y].name), "{l:?}");
+        }
+        assert_eq!(b.units[x].pos, start, "{l:?}");
+        assert_eq!(b.answering(), None);
+    }
+}
+
+#[test]
+fn a_declarer_moves_and_attacks_once_its_target_has_answered() {
+    // "The unit does not have to follow through on its declaration": the declared move and
+    // attack are played once the target has answered, where the rules still take them; where
+    // the answer took the target out of reach, the declaration lapses and the declarer holds.
+    let (engine, map) = compiled(SAVAGES);
+    let (mut struck, mut lapsed) = (0, 0);
+    for seed in 0..8 {
+        let mut b = arena::battle_seeded(&engine, &map, APART, seed);
+        let (x, y) = mover_and_watcher(&b);
+        let (start, to) = (b.units[x].pos, short_of(&b, x, y, 1));
+        b.turn(Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() }).unwrap();
+        let from = b.log.len();
+        if seed % 2 == 0 {
+            // y answers by bracing where it stands: x then walks up and strikes it.
+            b.turn(brace(y, "Brace")).unwrap();
+            let l = lines(&b, from);
+            assert!(l[1].starts_with(&format!("*{x}: plays its move and attack once")), "{l:?}");
+            assert!(l.iter().any(|n| n.contains("strikes at a target of opportunity")), "braced, y strikes first: {l:?}");
+            if b.units[x].hp > 0 {
+                assert!(l[1].contains("attacks"), "{l:?}");
+                assert_eq!(b.units[x].pos, to);
+                struck += 1;
+            }
+        } else {
+            // y steps aside out of reach: the attack lapses and x does not move.
+            let away = (b.units[y].pos.0, 4);
+            b.turn(Turn { unit: y, to: Some(away), ..Default::default() }).unwrap();
+            let l = lines(&b, from);
+            assert_eq!(l.len(), 2, "{l:?}");
+            assert!(
+                l[1].starts_with(&format!("*{x}: its attack on {} lapses and it holds where it stands", b.units[y].name)),
+                "{l:?}"
+            );
+            assert_eq!(b.units[x].pos, start);
+            assert!(b.units.iter().all(|u| u.hp == 1));
+            lapsed += 1;
+        }
+        assert_eq!(b.answering(), None);
+    }
+    assert!(struck > 0 && lapsed == 4, "{struck} {lapsed}");
+}
+
+#[test]
+fn a_declined_declaration_lets_the_declarer_come_too_near_and_the_target_may_activate_then() {
+    // The target that declined the declaration keeps its activation; when the declarer's move
+    // ends next to it, it "may also choose to activate if an enemy unit comes too near".
     let (engine, map) = compiled(SAVAGES);
     let mut b = arena::battle_seeded(&engine, &map, APART, 3);
     let (x, y) = mover_and_watcher(&b);
@@ -120,10 +197,16 @@ fn a_declined_interruption_leaves_the_move_to_act_and_the_unit_its_activation() 
     b.turn(Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() }).unwrap();
     b.turn(decline(y)).unwrap();
     let l = lines(&b, from);
-    assert!(l[1].contains("declines to activate"), "{l:?}");
-    assert!(l[2].starts_with(&format!("*{x}: ")) && l[2].contains("declares an attack on"), "{l:?}");
+    assert!(l[0].contains("declares an attack on") && l[1].contains("declines to activate"), "{l:?}");
+    assert!(l[2].starts_with(&format!("*{x}: plays its move and attack once")) && l[2].contains("comes too near"), "{l:?}");
+    assert_eq!(b.units[x].pos, to);
     assert_eq!(b.answering(), Some(y));
     assert!(!b.units[y].activated);
+    // Declining again, y takes the blow: the attack resolves.
+    b.turn(decline(y)).unwrap();
+    let l = lines(&b, from);
+    assert!(l.last().is_some_and(|n| n.starts_with(&format!("*{x}: ")) && n.contains("attacks")), "{l:?}");
+    assert_eq!(b.answering(), None);
 }
 
 #[test]
@@ -276,15 +359,19 @@ fn narube_notes(ai: &str, seed: u64) -> Vec<String> {
 
 #[test]
 fn the_ais_brace_stand_ready_and_interrupt_in_narube() {
-    // The Actions "brace" and "stand ready", and "comes too near", in whole battles the AIs play
+    // The Actions "brace" and "stand ready", "comes too near" and the declaration before the
+    // move, in whole battles the AIs play
     // (three a side: since a unit whose figures all fall on its move is routed there, the
     // tactician's game of seed 5 has no strike of opportunity).
     for ai in ["greedy", "tactician"] {
-        let notes: Vec<String> = [5, 6, 7].into_iter().flat_map(|seed| narube_notes(ai, seed)).collect();
+        let notes: Vec<String> = (5..=12).flat_map(|seed| narube_notes(ai, seed)).collect();
         let has = |s: &str| notes.iter().any(|n| n.contains(s));
         assert!(has("Braced"), "{ai}: {notes:#?}");
         assert!(has("strikes at a target of opportunity"), "{ai}: {notes:#?}");
         assert!(has("comes too near"), "{ai}: {notes:#?}");
+        // Their melee attacks after a move are declared before it, and played after the answer.
+        assert!(has("before it moves, which may activate in answer"), "{ai}: {notes:#?}");
+        assert!(has("plays its move and attack once"), "{ai}: {notes:#?}");
     }
 }
 

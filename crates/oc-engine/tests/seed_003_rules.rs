@@ -434,7 +434,7 @@ fn the_braves_charge_swings_first_and_next_time_the_wyvern_strikes_first() {
 fn an_answer_on_its_declarer_is_one_combat_in_the_order_of_attack() {
     // "Their approach allows the wyvern, which hasn't done anything this turn, to activate as
     // well. Since both foes are active, who attacks first?": the braves charge (declare a melee
-    // attack after moving), the wyvern answers by attacking them, and the two attacks are one
+    // attack, then move into contact), the wyvern answers by attacking them, and the two attacks are one
     // combat in the order of attack: the braves' swords first ("so the humans start
     // swinging!"), then the bite; the declared attack is not fought a second time.
     let armies = "army A for Arena attacker { unit Braves: Savage { figures 8 items Shortsword } unit B2: Savage { items Shortsword } }\n\
@@ -449,16 +449,18 @@ fn an_answer_on_its_declarer_is_one_combat_in_the_order_of_attack() {
                 continue;
             }
         }
-        let mut from = b.log.len();
+        let from = b.log.len();
         b.turn(Turn { unit: 0, to: Some((4, 2)), act: Act::Attack { target: 2 }, ..Default::default() }).unwrap();
         assert_eq!(b.answering(), Some(2));
-        // The charge "comes too near" the wyvern (the ruleset's `interrupt`): it lets the move
-        // act, and answers the charge's melee declaration instead.
-        if lines(&b, from).first().is_some_and(|l| l.contains("comes too near")) {
-            b.turn(Turn { unit: 2, act: Act::Decline, ..Default::default() }).unwrap();
-            assert_eq!(b.answering(), Some(2), "{:?}", lines(&b, from));
-            from = b.log.len() - 1;
-        }
+        // The braves declare before they move (the strict sequence: "2. Declare Melee Attacks
+        // ... 4. Move"); the wyvern lets them come on, and their charge "comes too near" it
+        // (the ruleset's `interrupt`): "Their approach allows the wyvern, which hasn't done
+        // anything this turn, to activate as well", and its attack on them is its answer.
+        assert!(lines(&b, from)[0].contains("declares an attack on Wyvern before it moves"), "{:?}", lines(&b, from));
+        b.turn(Turn { unit: 2, act: Act::Decline, ..Default::default() }).unwrap();
+        let from = b.log.len() - 1;
+        assert!(lines(&b, from)[0].contains("comes too near Wyvern"), "{:?}", lines(&b, from));
+        assert_eq!((b.answering(), b.units[0].pos), (Some(2), (4, 2)), "{:?}", lines(&b, from));
         b.turn(attack(2, 0)).unwrap();
         let l = lines(&b, from);
         assert_eq!(l.len(), 3, "{l:?}");

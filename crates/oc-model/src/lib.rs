@@ -272,7 +272,9 @@ pub struct TurnRules {
     /// once in answer, before the attack resolves (if it has not activated this round); reads
     /// the [`STEP_PARAMS`] of the declaring step, `self` being the declarer. An answer may itself
     /// declare an attack that is answered in turn (a chain); each declared attack resolves when
-    /// the activation that answered it ends, the innermost first. `None`: attacks resolve at once.
+    /// the activation that answered it ends, the innermost first. An attack after a move is
+    /// declared before the move (seed 003: "2. Declare Melee Attacks ... 4. Move"), read for the
+    /// step as planned; the move and the attack wait for the answer. `None`: attacks resolve at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub respond: Option<Expr>,
     /// Reactive activation on a move (seed 003: "A previously unactivated unit may also choose to

@@ -123,8 +123,8 @@ impl Battle<'_> {
         }
         let free = notes.len();
         // Answering the attack its target declared on it: both attacks are one combat.
-        // (An interruption, `then`, is no declared attack: the watcher's strike is its own combat.)
-        let answer = self.state.pending.last().filter(|d| d.target == i && d.by == target && d.then.is_none()).map(|d| d.moved);
+        // (An interruption is no declared attack: the watcher's strike is its own combat.)
+        let answer = self.state.pending.last().filter(|d| d.target == i && d.by == target && d.attack()).map(|d| d.moved);
         for t in targets {
             if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
                 break;

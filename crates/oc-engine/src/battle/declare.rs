@@ -4,6 +4,13 @@
 //! chain) or [`Act::Decline`], which keeps its activation for later. When the answering
 //! activation ends, the declared attack resolves, the innermost of a chain first, and the
 //! declarer's activation ends. Each answer is a logged turn, so a replay plays it again.
+//!
+//! An attack made after a move is declared before the move (seed 003's strict sequence: "2.
+//! Declare Melee Attacks ... 4. Move ... 6. Resolve Combat"): the target answers while the
+//! declarer still stands where its activation began, and the declarer's move and attack are
+//! held ([`Declared::then`], [`Declared::before_move`]) and played once the answer ends, if the
+//! rules still take them; else the declaration lapses and the declarer holds where it stands
+//! ("The unit does not have to follow through on its declaration").
 
 use oc_model as m;
 use serde::{Deserialize, Serialize};
@@ -18,6 +25,9 @@ use super::{Act, Battle, BattleError, Rule, State, Tile, Turn};
 pub struct Held {
     pub turn: Turn,
     pub moved: i64,
+    /// Its act is an attack declared before the move (the rest of a declaration's turn).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub declared: bool,
 }
 
 /// An attack declared and waiting for its target's answer.
@@ -32,10 +42,25 @@ pub struct Declared {
     /// the declared attack was fought there (`Exchange::mutual`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fought: bool,
-    /// Not an attack: the declarer's move came too near the target (the ruleset's
-    /// `interrupt`), and this is the rest of its turn, held until the target answers.
+    /// The rest of the declarer's turn, held until the target answers: where [`Self::before_move`],
+    /// the move and the act of the declared attack; else this is no attack: the declarer's move
+    /// came too near the target (the ruleset's `interrupt`), and this is the act after it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub then: Option<Box<Held>>,
+    /// The attack was declared before the declarer moved: `then` is its move and its attack.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub before_move: bool,
+}
+
+impl Declared {
+    /// Whether this is a declared attack (answered as an attack: an answer striking the
+    /// declarer is one combat with it), not a move that came too near.
+    pub fn attack(&self) -> bool {
+        // A move that came too near the very unit it declared its attack on: that unit's
+        // activation now is its answer to the declaration.
+        let on_target = |h: &Held| h.declared && matches!(h.turn.act, Act::Attack { target } if target == self.target);
+        self.then.is_none() || self.before_move || self.then.as_deref().is_some_and(on_target)
+    }
 }
 
 impl Battle<'_> {
@@ -58,8 +83,54 @@ impl Battle<'_> {
     /// the attack waits for the target's answer, and the target's side acts next.
     pub(super) fn declare(&mut self, i: usize, target: usize, moved: bool) -> Result<String, BattleError> {
         let shown = self.attack_check(i, target)?.1.shown();
-        self.state.pending.push(Declared { by: i, target, moved, fought: false, then: None });
+        self.state.pending.push(Declared { by: i, target, moved, fought: false, then: None, before_move: false });
         Ok(format!("declares an attack on {shown}, which may activate in answer"))
+    }
+
+    /// Whether unit `i`'s attack on `target`, to be made from `to` after a move of `moved`
+    /// points with the turn's `equip` in hand, is declared before the unit moves: the target may
+    /// answer it ([`Battle::answerable`], read for the step as planned: from `to`, after the
+    /// move, with that weapon), and the rules would take the attack from there as things stand.
+    pub(super) fn declared_before_move(&mut self, i: usize, target: usize, to: Tile, moved: i64, equip: Option<m::Atom>) -> bool {
+        if self.engine.ir.respond.is_none() {
+            return false;
+        }
+        let Some(u) = self.state.units.get_mut(i) else { return false };
+        let kept = (u.pos, u.equipped);
+        u.pos = to;
+        if let Some(w) = equip.filter(|w| u.items.contains(w)) {
+            u.equipped = Some(w);
+        }
+        let act = Act::Attack { target };
+        let declared = self.answerable(i, target, to, moved, &act) && self.attack_check(i, target).is_ok();
+        if let Some(u) = self.state.units.get_mut(i) {
+            (u.pos, u.equipped) = kept;
+        }
+        declared
+    }
+
+    /// Unit `i` declares turn `t`'s attack before it moves: the rest of the turn (its move,
+    /// its act) is held until the target has answered or declined ([`Battle::resume`]), and the
+    /// target's side acts next. `early`: the notes of the steps of the sequence taken before it;
+    /// `hp`: every unit's HP before them.
+    pub(super) fn declare_before_move(&mut self, t: Turn, early: &[String], hp: &[i64]) -> Result<(), BattleError> {
+        let (i, Act::Attack { target }) = (t.unit, t.act.clone()) else { return Ok(()) };
+        let shown = self.state.units.get(target).map_or_else(|| format!("unit {target}"), |d| d.shown());
+        let rest = Turn { before: Vec::new(), ..t.clone() };
+        let then = Some(Box::new(Held { turn: rest, moved: 0, declared: true }));
+        self.state.pending.push(Declared { by: i, target, moved: false, fought: false, then, before_move: true });
+        if let Some(f) = self.state.units.get_mut(i) {
+            f.activated = true;
+        }
+        let declared = format!("declares an attack on {shown} before it moves, which may activate in answer");
+        let note = early.iter().cloned().chain([declared]).collect::<Vec<_>>().join("; ");
+        let (hp, routed, newly_routed) = self.mark_routed(hp);
+        self.log.push(Record::Turn { round: self.state.round, turn: t, hp, routed, note });
+        for k in newly_routed {
+            self.run_triggers_against(k, m::Event::Routed, Some(i));
+        }
+        self.look();
+        self.await_answer()
     }
 
     /// After a declaration: the target's side plays the target's answer.

@@ -148,6 +148,7 @@ impl Battle<'_> {
                 moved: held.moved > 0,
                 fought: false,
                 then: Some(Box::new(held.clone())),
+                before_move: false,
             });
         }
         if let Some(f) = self.state.units.get_mut(i) {
@@ -161,14 +162,20 @@ impl Battle<'_> {
     }
 
     /// An interruption `d` has been answered: the next enemy the move came too near answers,
-    /// or, when none is left, the mover's held act is played (or lapses).
+    /// or, when none is left, the mover's held act is played (or lapses). Likewise an attack
+    /// declared before the move (declare.rs): its move and attack are played once the target
+    /// has answered, unless the answer fought it (the target struck the declarer, who struck
+    /// back: the declared attack is over).
     pub(super) fn resume(&mut self, d: Declared, held: Held) -> Result<(), BattleError> {
         let i = d.by;
-        while let Some(next) = self.state.pending.last() {
-            if next.by != i || next.then.is_none() {
+        while let Some(next) = self.state.pending.last_mut() {
+            if next.by != i || next.then.is_none() || next.before_move {
                 break;
             }
-            match self.state.units.get(next.target) {
+            // A declared attack fought in one of the answers stays fought through the others.
+            next.fought |= d.fought;
+            let k = next.target;
+            match self.state.units.get(k) {
                 Some(w) if w.state == State::Ready && !w.activated && !w.morale.routing => {
                     self.state.to_act = w.side;
                     return Ok(());
@@ -181,20 +188,37 @@ impl Battle<'_> {
         let Some(side) = self.state.units.get(i).map(|u| u.side) else { return Ok(()) };
         self.state.to_act = side;
         let standing = self.state.units.get(i).is_some_and(|u| u.state == State::Ready && !u.morale.routing);
-        let note = if standing {
+        // The unit its held act attacks (the one it declared on), else the one it came near.
+        let on = match held.turn.act {
+            Act::Attack { target } => target,
+            _ => d.target,
+        };
+        let target = self.state.units.get(on).map_or_else(|| format!("unit {on}"), |f| f.name.clone());
+        let note = if standing && d.fought {
+            format!("its attack on {target} was fought in the answer")
+        } else if standing {
             let (saved, at) = (self.state.clone(), self.log.len());
-            match self.turn_inner(held.turn, Some(held.moved)) {
+            match self.turn_inner(held.turn, Some(held.moved), held.declared) {
                 Ok(()) => {
                     // The held act is logged as the answer's outcome, not a turn: a replay plays
                     // the mover's turn once, whole.
                     let k = self.log.iter().skip(at).position(|r| matches!(r, Record::Turn { turn, .. } if turn.unit == i));
                     if let Some(r) = k.and_then(|k| self.log.get_mut(at + k)) {
                         if let Record::Turn { round, hp, routed, note, .. } = r.clone() {
-                            let note = format!("acts once the units it came too near have answered: {note}");
+                            let note = if d.before_move {
+                                format!("plays its move and attack once {target} has answered: {note}")
+                            } else {
+                                format!("acts once the units it came too near have answered: {note}")
+                            };
                             *r = Record::Resolved { round, unit: i, target: d.target, hp, routed, note };
                         }
                     }
                     return Ok(());
+                }
+                Err(why) if d.before_move => {
+                    self.state = saved;
+                    self.log.truncate(at);
+                    format!("its attack on {target} lapses and it holds where it stands: {why}")
                 }
                 Err(why) => {
                     self.state = saved;
@@ -202,6 +226,8 @@ impl Battle<'_> {
                     format!("its act lapses: {why}")
                 }
             }
+        } else if d.before_move {
+            format!("falls or routs before its attack on {target} resolves")
         } else {
             "falls or routs before it acts".to_string()
         };

@@ -371,7 +371,7 @@ impl<'e> Battle<'e> {
                 self.state.finished_first,
             ),
         );
-        let result = self.turn_inner(t, None);
+        let result = self.turn_inner(t, None, false);
         if result.is_err() {
             let (rng, seized, escaped, razed, chests, log, tile_hp, fog, order) = saved;
             (
@@ -402,12 +402,13 @@ impl<'e> Battle<'e> {
     /// nothing is kept to put back, so a refused turn leaves the copy part played.
     pub(crate) fn turn_or_spoil(&mut self, t: Turn) -> Result<(), BattleError> {
         self.terrain_undo.clear();
-        self.turn_inner(t, None)
+        self.turn_inner(t, None, false)
     }
 
     /// `resumed`: the rest of a turn a move that came too near held (interrupt.rs), with the
-    /// movement points the move spent.
-    fn turn_inner(&mut self, mut t: Turn, resumed: Option<i64>) -> Result<(), BattleError> {
+    /// movement points the move spent, or the move and attack an attack declared before the
+    /// move held (declare.rs: `declared`).
+    fn turn_inner(&mut self, mut t: Turn, resumed: Option<i64>, declared: bool) -> Result<(), BattleError> {
         if self.state.outcome.is_some() {
             return Err(BattleError::refused(Rule::Over, "the battle is over"));
         }
@@ -503,6 +504,14 @@ impl<'e> Battle<'e> {
                 return Err(BattleError::refused(Rule::Move, format!("{} cannot reach {to:?} this turn", u.name)));
             };
             moved = cost;
+            // Seed 003's strict sequence: an attack its target may answer is declared before the
+            // move ("2. Declare Melee Attacks ... 4. Move"); the move and the attack wait for the
+            // answer (declare.rs).
+            if let (Act::Attack { target }, None, true) = (&t.act, resumed, to != u.pos) {
+                if self.declared_before_move(i, *target, to, cost, t.equip) {
+                    return self.declare_before_move(t, &early, &before_move);
+                }
+            }
             // An attack the rules allow from there as things stand, asked before the move: what
             // the move does may refuse it (a free attack on the way turns its striker to face
             // the mover, whose shot from its zone is refused), and then the shot is held.
@@ -523,7 +532,7 @@ impl<'e> Battle<'e> {
             // The move came too near enemies that may activate first: the rest waits (interrupt.rs).
             let rest = Turn { to: None, before: Vec::new(), ..t.clone() };
             let mut note = early.iter().chain(&walked).cloned().collect::<Vec<_>>().join("; ");
-            let interrupted = self.interrupt(i, &near, declare::Held { turn: rest, moved });
+            let interrupted = self.interrupt(i, &near, declare::Held { turn: rest, moved, declared });
             note = if note.is_empty() { interrupted } else { format!("{note}; {interrupted}") };
             let (hp, routed, newly_routed) = self.mark_routed(&before_move);
             self.log.push(Record::Turn { round: self.state.round, turn: t, hp, routed, note });
@@ -601,12 +610,15 @@ impl<'e> Battle<'e> {
             }
         }
         // An attack its target may answer waits for the answer (declare.rs).
+        // (One made after a move was declared before it, or was no declaration: it resolves now.)
+        let went = resumed.is_some_and(|m| m > 0) || t.to.is_some_and(|to| to != u.pos);
         let declared = match &t.act {
-            Act::Attack { target } if !fell => self.answerable(i, *target, t.to.unwrap_or(u.pos), moved, &t.act),
+            Act::Attack { target } if !fell && !went && resumed.is_none() => {
+                self.answerable(i, *target, t.to.unwrap_or(u.pos), moved, &t.act)
+            }
             _ => false,
         };
         let dropped = if fell { None } else { self.drop_charge(i, &t.act) };
-        let went = resumed.is_some_and(|m| m > 0) || t.to.is_some_and(|to| to != u.pos);
         // The step is paid as it is taken: reactions during its exchanges spend what is left.
         self.pay_step(i, cost);
         let note = match &t.act {

@@ -479,11 +479,17 @@ fn answering(b: &Battle<'_>, viewer: SideId, your_turn: bool) -> Option<Answerin
     // Under fog the declarer may be out of sight: it is not named.
     let seen = units_seen(b, viewer).iter().any(|u| u.index == d.by);
     let by = b.units.get(d.by).filter(|_| seen).map_or("An enemy out of sight", |u| u.name.as_str());
-    let line = if d.then.is_some() {
-        // A move that came too near (the ruleset's `interrupt`), not an attack.
+    let line = if d.then.is_some() && !d.before_move {
+        // A move that came too near (the ruleset's `interrupt`).
         format!(
             "{by} comes too near {0}: activate {0} now, before {by} acts, or decline ({0} keeps its activation \
              for later).",
+            target.name
+        )
+    } else if d.before_move {
+        format!(
+            "{by} declares an attack on {0} before it moves: activate {0} in answer (it may strike first), or \
+             decline ({by} then moves and attacks, and {0} keeps its activation for later).",
             target.name
         )
     } else {
