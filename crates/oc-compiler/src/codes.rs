@@ -98,7 +98,8 @@ who activates next (`order alternate`, `order rolloff DIE`, `order by RESOURCE t
 with `spend RESOURCE`, that an activation is a series of steps paid from that resource: \
 `step_cost` (Int, at least 1) and `step_allowed` (Bool) read `moved`, `attacks`, `acts`, \
 `moves`, `steps` and `repeats`. `respond` (Bool, reading the same; not with `spend`) says which \
-declared attacks their target may answer at once with an activation of its own; `interrupt` (Bool, \
+declared attacks their target may answer at once with an activation of its own (one after a move is \
+declared before the move; `declare_step`, Int, the step of the sequence of play it is declared at); `interrupt` (Bool, \
 not with `spend`; `self` an enemy that has not activated, `range` its distance to the mover) which \
 moves it may interrupt so, `opportunity` (Bool, read alike) which enemies strike a unit whose \
 move ends near them, and `engaged` (Bool; `self` a unit about to move, `range` its distance to an \

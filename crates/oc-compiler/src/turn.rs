@@ -17,6 +17,7 @@ const TURN_FORMULAS: &[(&str, Type)] = &[
     ("step_cost", Type::Int),
     ("step_allowed", Type::Bool),
     ("respond", Type::Bool),
+    ("declare_step", Type::Int),
     ("interrupt", Type::Bool),
     ("opportunity", Type::Bool),
     ("engaged", Type::Bool),
@@ -189,7 +190,7 @@ impl Checker<'_> {
                 let help = match did_you_mean(name, known) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => {
-                        "a turn block defines `step_cost` (Int), `step_allowed`, `respond`, `interrupt`, `opportunity` and `engaged` (Bool)"
+                        "a turn block defines `step_cost` and `declare_step` (Int), `step_allowed`, `respond`, `interrupt`, `opportunity` and `engaged` (Bool)"
                             .to_string()
                     }
                 };
@@ -219,6 +220,7 @@ impl Checker<'_> {
                 "interrupt" => turn.interrupt = Some(expr),
                 "opportunity" => turn.opportunity = Some(expr),
                 "engaged" => turn.engaged = Some(expr),
+                "declare_step" => turn.declare_step = Some(expr),
                 _ => turn.respond = Some(expr),
             }
         }
@@ -227,6 +229,12 @@ impl Checker<'_> {
             self.error(
                 Diagnostic::error(TURN_RULES, *span, "`interrupt` with `spend`: an activation of steps cannot be interrupted")
                     .with_help("drop `interrupt`, or make an activation one step (no `spend`)"),
+            );
+        }
+        if let (Some(span), None) = (seen.get("declare_step"), &turn.respond) {
+            self.error(
+                Diagnostic::error(TURN_RULES, *span, "`declare_step` without `respond`: no attack is declared")
+                    .with_help("add `respond = ...` (which attacks their target may answer), or drop `declare_step`"),
             );
         }
         if let (Some(span), Some(_)) = (seen.get("respond"), &turn.spend) {

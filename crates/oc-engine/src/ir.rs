@@ -429,6 +429,9 @@ pub struct Ir {
     /// Whether an attack's target may answer it (`oc_model::TurnRules::respond`); reads the step's
     /// parameters.
     pub respond: Option<E>,
+    /// The step of the sequence of play at which an attack after a move is declared
+    /// (`oc_model::TurnRules::declare_step`); read as `respond`.
+    pub declare_step: Option<E>,
     /// Whether an enemy may interrupt a move, and whether it strikes the mover
     /// (`oc_model::TurnRules::{interrupt, opportunity}`); read as `respond`, by the watcher.
     pub interrupt: Option<E>,

@@ -186,6 +186,48 @@ fn a_declarer_moves_and_attacks_once_its_target_has_answered() {
 }
 
 #[test]
+fn a_declarer_the_answer_came_up_to_attacks_from_where_it_stands() {
+    // "4. Move ... 6. Resolve Combat": the target answers by coming up to the declarer and
+    // holding there; the declarer's held move is refused (it is engaged: the ruleset's
+    // `engaged`), and it strikes from where it stands rather than letting its declaration lapse.
+    let (engine, map) = compiled(SAVAGES);
+    for seed in 0..8 {
+        let mut b = arena::battle_seeded(&engine, &map, APART, seed);
+        let (x, y) = mover_and_watcher(&b);
+        let (start, to) = (b.units[x].pos, short_of(&b, x, y, 1));
+        b.turn(Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() }).unwrap();
+        let from = b.log.len();
+        let next_to_x = short_of(&b, y, x, 1);
+        b.turn(Turn { unit: y, to: Some(next_to_x), ..Default::default() }).unwrap();
+        let l = lines(&b, from);
+        assert_eq!(l.len(), 2, "{l:?}");
+        let struck = format!("*{x}: attacks from where it stands once {} has answered (", b.units[y].name);
+        assert!(l[1].starts_with(&struck) && l[1].contains("engaged") && l[1].contains("attacks"), "{l:?}");
+        assert_eq!(b.units[x].pos, start);
+        assert_eq!(b.answering(), None);
+    }
+}
+
+#[test]
+fn a_turn_the_rules_refuse_whatever_the_answer_is_refused_before_it_declares() {
+    // A refused turn changes nothing: a weapon the unit does not carry, or a move after the
+    // attack, is refused as the turn is played, not after the target's answer.
+    let (engine, map) = compiled(SAVAGES);
+    let mut b = arena::battle_seeded(&engine, &map, APART, 1);
+    let (x, y) = mover_and_watcher(&b);
+    let to = short_of(&b, x, y, 1);
+    let attack = Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() };
+    let log = b.log.len();
+    let e = b.turn(Turn { equip: Some("Longbow".into()), ..attack.clone() }).unwrap_err();
+    assert!(e.to_string().contains("does not carry Longbow"), "{e}");
+    let e = b.turn(Turn { then_to: Some(b.units[x].pos), ..attack.clone() }).unwrap_err();
+    assert!(e.to_string().contains("never after an attack"), "{e}");
+    assert_eq!((b.log.len(), b.answering(), b.units[x].activated), (log, None, false));
+    b.turn(attack).unwrap();
+    assert_eq!(b.answering(), Some(y));
+}
+
+#[test]
 fn a_declined_declaration_lets_the_declarer_come_too_near_and_the_target_may_activate_then() {
     // The target that declined the declaration keeps its activation; when the declarer's move
     // ends next to it, it "may also choose to activate if an enemy unit comes too near".

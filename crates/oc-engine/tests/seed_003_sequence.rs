@@ -22,7 +22,8 @@ const ARMIES: &str = "status Alert { evasion += 1 }\n\
     tag Scout on class { action { target self sequence 1 inflict(self, Alert) } }\n\
     tag Drill on class { action { target self sequence 3 inflict(self, Steady) } }\n\
     class DrilledBow { ratings { cer 6 evasion 11 absorption d4 } wields Bows tags Common, Scout, Drill cost 21 kit { Longbow } }\n\
-    army A for Arena attacker { unit Bow: DrilledBow { items Longbow } unit A1: Savage { items Shortsword } }\n\
+    class DrilledBrave { ratings { cer 3 evasion 12 absorption 0 } wields Swords tags Common, Scout, Drill cost 9 kit { Shortsword } }\n\
+    army A for Arena attacker { unit Bow: DrilledBow { items Longbow } unit A1: DrilledBrave { items Shortsword } }\n\
     army D for Arena defender { unit D0: Savage { items Shortsword } unit D1: Savage { items Shortsword } }";
 const DEPLOY: [&[(i64, i64)]; 2] = [&[(1, 2), (0, 0)], &[(8, 2), (9, 4)]];
 
@@ -105,4 +106,44 @@ fn the_sequence_is_strict() {
     // Taken alone as the act of a turn that does not move: the old single act, still allowed.
     b.turn(turn(&["Scout"], None, step("Drill"))).unwrap();
     assert!(b.units[0].activated && b.units[0].statuses.len() == 2, "{}", last_note(&b));
+}
+
+#[test]
+fn a_declaration_comes_after_the_search_and_before_the_change_of_formation() {
+    // "1. Search 2. Declare Melee Attacks 3. Change Formation 4. Move" (`declare_step = 2`):
+    // the brave's melee attack after a move is declared once Scout (step 1) is taken; Drill
+    // (step 3) waits with the move for the target's answer, and is taken, in order, before
+    // the move and the attack.
+    let (engine, map) = compiled();
+    let mut b = arena::battle_seeded(&engine, &map, [&[(1, 2), (5, 2)], &[(8, 2), (9, 4)]], 2);
+    arena::to_act(&mut b, SideId::Attacker);
+    let brave = Turn {
+        unit: 1,
+        before: vec![step("Scout"), step("Drill")],
+        to: Some((7, 2)),
+        act: Act::Attack { target: 2 },
+        ..Default::default()
+    };
+    // Out of order, refused whole, as any turn.
+    let e = b.turn(Turn { before: vec![step("Drill"), step("Scout")], ..brave.clone() }).unwrap_err();
+    assert!(e.to_string().contains("Scout (step 1) cannot follow Drill (step 3)"), "{e}");
+    assert!(b.units[1].statuses.is_empty() && b.answering().is_none());
+    b.turn(brave).unwrap();
+    let note = last_note(&b);
+    assert!(note.contains("Alert") && !note.contains("Steady"), "the search before the declaration, not the formation: {note}");
+    assert!(note.ends_with("declares an attack on D0 before it moves, which may activate in answer"), "{note}");
+    let has = |b: &Battle, s: &str| b.units[1].statuses.iter().any(|a| *a.status == *s);
+    assert!(has(&b, "Alert") && !has(&b, "Steady") && b.units[1].pos == (5, 2));
+    // Declined: Drill, then the move, which comes too near D0 (it has not activated yet);
+    // declined again, the attack.
+    let resolved = |b: &Battle| {
+        b.log.iter().rev().find_map(|r| if let Record::Resolved { note, .. } = r { Some(note.clone()) } else { None }).unwrap()
+    };
+    b.turn(Turn { unit: 2, act: Act::Decline, ..Default::default() }).unwrap();
+    let note = resolved(&b);
+    let (steady, near) = (note.find("inflicts Steady").expect(&note), note.find("comes too near D0").expect(&note));
+    assert!(steady < near, "{note}");
+    assert!(has(&b, "Steady") && b.units[1].pos == (7, 2), "{note}");
+    b.turn(Turn { unit: 2, act: Act::Decline, ..Default::default() }).unwrap();
+    assert!(resolved(&b).contains("A1 attacks D0"), "{}", resolved(&b));
 }

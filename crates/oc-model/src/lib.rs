@@ -277,6 +277,13 @@ pub struct TurnRules {
     /// step as planned; the move and the attack wait for the answer. `None`: attacks resolve at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub respond: Option<Expr>,
+    /// The step of the sequence of play at which an attack after a move is declared (seed 003:
+    /// "2. Declare Melee Attacks 3. Change Formation 4. Move"); reads the [`STEP_PARAMS`] of the
+    /// step as planned. The actions of a turn's `before` up to that step are taken before the
+    /// declaration, the later ones after the target's answer, with the move. `None`: every one
+    /// before the declaration. Only with `respond`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declare_step: Option<Expr>,
     /// Reactive activation on a move (seed 003: "A previously unactivated unit may also choose to
     /// activate if an enemy unit comes too near, interrupting the moving unit with its own
     /// Actions"): whether an enemy that has not activated this round may activate at once when a

@@ -348,7 +348,7 @@ fn a_standing_reaction_is_chosen_logged_and_replayed() {
 #[test]
 fn a_declared_attack_on_the_players_unit_can_be_declined() {
     let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("battlestorm.oc")).unwrap());
-    let mut declined = false;
+    let (mut declined, mut early) = (false, false);
     for seed in 1..=8 {
         let options = Options { players: [true, false], ai: "greedy".into(), seed };
         let mut session = Session::new(&setup, &options).unwrap();
@@ -363,6 +363,15 @@ fn a_declared_attack_on_the_players_unit_can_be_declined() {
                     (line.contains("declares an attack on") || line.contains("comes too near")) && line.contains("or decline"),
                     "{line}"
                 );
+                // An attack declared before the move: the declarer has not moved, and the page
+                // does not say where it means to.
+                let said = state["steps"].to_string();
+                if line.contains("before it moves") {
+                    let declared =
+                        said.split("\",\"").find(|l| l.contains("before it moves, which may activate")).unwrap_or_default();
+                    assert!(!declared.is_empty() && !declared.contains("moves to"), "{declared}: {said}");
+                    early = true;
+                }
                 let version = state["version"].as_u64().unwrap();
                 let mine: Vec<u64> = state["units"]
                     .as_array()
@@ -389,6 +398,7 @@ fn a_declared_attack_on_the_players_unit_can_be_declined() {
         }
     }
     assert!(declined, "no declared attack on the player's unit in eight games");
+    assert!(early, "the declared attack was no attack after a move");
 }
 
 /// The answer prompt for either side (a review never saw it for its side): playing the defender,

@@ -19,6 +19,10 @@ use super::log::Record;
 use super::scene::Cast;
 use super::{Act, Battle, BattleError, Rule, State, Tile, Turn};
 
+/// How the log's turn line of an attack declared before the move ends ("declares an attack on X
+/// before it moves, which may activate in answer"): a player's view reads no move in it.
+pub const DECLARED_BEFORE_MOVE: &str = "before it moves, which may activate in answer";
+
 /// The rest of an interrupted mover's turn (its act, equip, free actions), played once every
 /// enemy its move came too near has answered: the movement points its move spent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -109,20 +113,97 @@ impl Battle<'_> {
         declared
     }
 
-    /// Unit `i` declares turn `t`'s attack before it moves: the rest of the turn (its move,
-    /// its act) is held until the target has answered or declined ([`Battle::resume`]), and the
-    /// target's side acts next. `early`: the notes of the steps of the sequence taken before it;
-    /// `hp`: every unit's HP before them.
-    pub(super) fn declare_before_move(&mut self, t: Turn, early: &[String], hp: &[i64]) -> Result<(), BattleError> {
+    /// The actions of turn `t`'s sequence of play taken before its attack would be declared
+    /// (`declare_step`: those up to that step), their notes, and the actions left for after the
+    /// declaration; all of them taken, none left, where the turn may declare nothing before its
+    /// move (no attack after a move, a resumed turn) or the ruleset gives no `declare_step`.
+    pub(super) fn steps_before_declaring(
+        &mut self,
+        i: usize,
+        t: &Turn,
+        resumed: Option<i64>,
+    ) -> Result<(Vec<String>, Vec<Act>), BattleError> {
+        let pos = self.state.units.get(i).map(|u| u.pos);
+        let n = match (&self.engine.ir.declare_step, &self.engine.ir.respond, &t.act, t.to, resumed) {
+            (Some(f), Some(_), Act::Attack { .. }, Some(to), None) if Some(to) != pos && !t.before.is_empty() => {
+                let params = self.step_vars(i, to, 0, &t.act).params();
+                self.scene(Cast { user: i, ..Cast::default() }, None).map(|s| s.value(f, &params).int())
+            }
+            _ => None,
+        };
+        // Steps out of order, or an action of no step, are refused as every turn's are (all taken
+        // at once, in order, by `before_move`).
+        let steps: Option<Vec<i64>> = t.before.iter().map(|a| self.act_step(i, a).map(|(step, _)| step)).collect();
+        let ordered = steps.is_some_and(|s| s.windows(2).all(|w| w.first() < w.get(1)));
+        let Some(n) = n.filter(|_| ordered) else { return Ok((self.before_move(i, t)?, Vec::new())) };
+        // Up to the first action past the declaration's step (an action of no step stays with the
+        // first part, which refuses it).
+        let k = t.before.iter().position(|a| self.act_step(i, a).is_some_and(|(step, _)| step > n)).unwrap_or(t.before.len());
+        let (first, then) = t.before.split_at(k);
+        let notes = self.before_move(i, &Turn { before: first.to_vec(), ..t.clone() })?;
+        Ok((notes, then.to_vec()))
+    }
+
+    /// What of turn `t` the rules refuse whatever the answer (a weapon or an item to drop the
+    /// unit does not carry, a move after the attack), refused before it declares: a refused turn
+    /// changes nothing, where after the answer the rest would only lapse.
+    fn held_parts_carried(&self, i: usize, t: &Turn) -> Result<(), BattleError> {
+        let Some(u) = self.state.units.get(i) else { return Err(BattleError::refused(Rule::NoUnit, format!("no unit {i}"))) };
+        let mut items = u.items.clone();
+        for item in t.equip.iter().chain(&t.discard) {
+            let Some(k) = items.iter().position(|x| x == item) else {
+                return Err(BattleError::refused(Rule::Items, format!("{} does not carry {item}", u.name)));
+            };
+            if t.equip.as_ref() != Some(item) {
+                items.remove(k);
+            }
+        }
+        if t.then_to.is_some() {
+            return Err(BattleError::refused(
+                Rule::Move,
+                format!("{} cannot move again after acting (only with `canto`, and never after an attack)", u.name),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether turn `t`'s attack is declared before its move ([`Battle::declared_before_move`]),
+    /// for a unit standing at `pos` that may move (no enemy holds it, the move in reach).
+    pub(super) fn declares_before_move(&mut self, i: usize, t: &Turn, pos: Tile) -> Result<bool, BattleError> {
+        let (Act::Attack { target }, Some(to)) = (&t.act, t.to) else { return Ok(false) };
+        if to == pos || self.engaged_by(i).is_some() {
+            return Ok(false);
+        }
+        let Some(cost) = self.move_cost(i, to, Some(false))? else { return Ok(false) };
+        Ok(self.declared_before_move(i, *target, to, cost, t.equip))
+    }
+
+    /// Unit `i` declares turn `t`'s attack before it moves: the rest of the turn (the steps of
+    /// its sequence after the declaration's, `later`, its move, its act) is held until the
+    /// target has answered or declined ([`Battle::resume`]), and the target's side acts next.
+    /// `early`: the notes of the steps taken before it; `hp`: every unit's HP before them.
+    pub(super) fn declare_before_move(
+        &mut self,
+        t: Turn,
+        early: &[String],
+        hp: &[i64],
+        later: Vec<Act>,
+    ) -> Result<(), BattleError> {
         let (i, Act::Attack { target }) = (t.unit, t.act.clone()) else { return Ok(()) };
+        self.held_parts_carried(i, &t)?;
         let shown = self.state.units.get(target).map_or_else(|| format!("unit {target}"), |d| d.shown());
-        let rest = Turn { before: Vec::new(), ..t.clone() };
+        let rest = Turn { before: later, ..t.clone() };
         let then = Some(Box::new(Held { turn: rest, moved: 0, declared: true }));
         self.state.pending.push(Declared { by: i, target, moved: false, fought: false, then, before_move: true });
         if let Some(f) = self.state.units.get_mut(i) {
             f.activated = true;
+            // This activation is the "next turn" of debuffs laid before it (the held rest
+            // continues it): they wear off when it ends.
+            for d in &mut f.debuffs {
+                d.armed = true;
+            }
         }
-        let declared = format!("declares an attack on {shown} before it moves, which may activate in answer");
+        let declared = format!("declares an attack on {shown} {DECLARED_BEFORE_MOVE}");
         let note = early.iter().cloned().chain([declared]).collect::<Vec<_>>().join("; ");
         let (hp, routed, newly_routed) = self.mark_routed(hp);
         self.log.push(Record::Turn { round: self.state.round, turn: t, hp, routed, note });

@@ -10,7 +10,7 @@
 use super::declare::{Declared, Held};
 use super::log::Record;
 use super::scene::Cast;
-use super::{distance, Act, Battle, BattleError, State};
+use super::{distance, Act, Battle, BattleError, State, Turn};
 
 /// What an attack meets before it is fought ([`Battle::before_the_attack`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -198,27 +198,31 @@ impl Battle<'_> {
             format!("its attack on {target} was fought in the answer")
         } else if standing {
             let (saved, at) = (self.state.clone(), self.log.len());
-            match self.turn_inner(held.turn, Some(held.moved), held.declared) {
-                Ok(()) => {
-                    // The held act is logged as the answer's outcome, not a turn: a replay plays
-                    // the mover's turn once, whole.
-                    let k = self.log.iter().skip(at).position(|r| matches!(r, Record::Turn { turn, .. } if turn.unit == i));
-                    if let Some(r) = k.and_then(|k| self.log.get_mut(at + k)) {
-                        if let Record::Turn { round, hp, routed, note, .. } = r.clone() {
-                            let note = if d.before_move {
-                                format!("plays its move and attack once {target} has answered: {note}")
-                            } else {
-                                format!("acts once the units it came too near have answered: {note}")
-                            };
-                            *r = Record::Resolved { round, unit: i, target: d.target, hp, routed, note };
+            let lead = if d.before_move {
+                format!("plays its move and attack once {target} has answered")
+            } else {
+                "acts once the units it came too near have answered".to_string()
+            };
+            match self.turn_inner(held.turn.clone(), Some(held.moved), held.declared) {
+                Ok(()) => return self.held_played(i, d.target, at, &lead),
+                Err(why) if d.before_move => {
+                    self.state = saved.clone();
+                    self.log.truncate(at);
+                    // The held move refused (the answer took its tile, or came up to it and holds
+                    // it in contact), or the attack from there: it strikes from where it stands
+                    // where the rules take that, else the declaration lapses.
+                    let standing_turn = Turn { to: None, ..held.turn };
+                    match self.turn_inner(standing_turn, Some(0), true) {
+                        Ok(()) => {
+                            let lead = format!("attacks from where it stands once {target} has answered ({why})");
+                            return self.held_played(i, d.target, at, &lead);
+                        }
+                        Err(_) => {
+                            self.state = saved;
+                            self.log.truncate(at);
+                            format!("its attack on {target} lapses and it holds where it stands: {why}")
                         }
                     }
-                    return Ok(());
-                }
-                Err(why) if d.before_move => {
-                    self.state = saved;
-                    self.log.truncate(at);
-                    format!("its attack on {target} lapses and it holds where it stands: {why}")
                 }
                 Err(why) => {
                     self.state = saved;
@@ -240,6 +244,22 @@ impl Battle<'_> {
             note,
         });
         self.end_activation(i, side, true)
+    }
+}
+
+impl Battle<'_> {
+    /// The held rest of unit `i`'s turn was played from log record `at` on: its turn record is
+    /// logged as the outcome of `target`'s answer (a `resolved` line led by `lead`), not a turn:
+    /// a replay plays the mover's turn once, whole.
+    fn held_played(&mut self, i: usize, target: usize, at: usize, lead: &str) -> Result<(), BattleError> {
+        let k = self.log.iter().skip(at).position(|r| matches!(r, Record::Turn { turn, .. } if turn.unit == i));
+        if let Some(r) = k.and_then(|k| self.log.get_mut(at + k)) {
+            if let Record::Turn { round, hp, routed, note, .. } = r.clone() {
+                let note = format!("{lead}: {note}");
+                *r = Record::Resolved { round, unit: i, target, hp, routed, note };
+            }
+        }
+        Ok(())
     }
 }
 

@@ -50,6 +50,7 @@ pub use actions::Available;
 pub use charge::AttackAction;
 pub(crate) use combatant::Undiced;
 pub use courage::Morale;
+pub use declare::DECLARED_BEFORE_MOVE;
 pub use deploy::{auto_deploy, deploy, home_zones, placement_units, Deployment, Setup};
 pub(crate) use deploy::{zone_tiles, Grounds};
 pub(crate) use fog::Sighting;
@@ -458,7 +459,9 @@ impl<'e> Battle<'e> {
                 *slot = Some(stance.clone()).filter(|s| s != "best");
             }
         }
-        self.steps_may_begin(i, &t, resumed.is_some())?;
+        // The rest of a turn whose attack was declared before the move takes the steps after
+        // the declaration's.
+        self.steps_may_begin(i, &t, resumed.is_some() && !declared)?;
         if matches!(t.act, Act::Decline) {
             return self.decline(t);
         }
@@ -484,8 +487,17 @@ impl<'e> Battle<'e> {
         if !continuing {
             self.begin_activation(i);
         }
-        // The actions of the sequence before the move (sequence.rs), in their steps' order.
-        let early = self.before_move(i, &t)?;
+        // The actions of the sequence before the move (sequence.rs), in their steps' order; those
+        // after the step a declaration comes at (`declare_step`) wait for the target's answer
+        // where the turn's attack is declared before the move (declare.rs).
+        let (mut early, later) = self.steps_before_declaring(i, &t, resumed)?;
+        if !later.is_empty() {
+            if self.declares_before_move(i, &t, u.pos)? {
+                let hp: Vec<i64> = self.state.units.iter().map(|f| f.hp).collect();
+                return self.declare_before_move(t, &early, &hp, later);
+            }
+            early.extend(self.before_move(i, &Turn { before: later, ..t.clone() })?);
+        }
         let mut moved = resumed.unwrap_or(0);
         // A move can cost HP (free attacks in threat zones, strikes of opportunity): the turn's HP
         // changes count from here, so a unit routed on the way is routed by them.
@@ -509,7 +521,7 @@ impl<'e> Battle<'e> {
             // answer (declare.rs).
             if let (Act::Attack { target }, None, true) = (&t.act, resumed, to != u.pos) {
                 if self.declared_before_move(i, *target, to, cost, t.equip) {
-                    return self.declare_before_move(t, &early, &before_move);
+                    return self.declare_before_move(t, &early, &before_move, Vec::new());
                 }
             }
             // An attack the rules allow from there as things stand, asked before the move: what

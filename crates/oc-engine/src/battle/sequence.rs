@@ -59,7 +59,7 @@ impl Battle<'_> {
     }
 
     /// The step of an act, where it is a special action with one.
-    fn act_step(&self, i: usize, act: &Act) -> Option<(i64, String)> {
+    pub(super) fn act_step(&self, i: usize, act: &Act) -> Option<(i64, String)> {
         let Act::Special { verb, from, .. } = act else { return None };
         let step = self.sequence_step(i, *verb, from.as_deref())?;
         Some((step, from.as_ref().map_or_else(|| format!("{verb:?}"), |t| t.to_string())))

@@ -74,6 +74,7 @@ impl Ir {
             step_cost: None,
             step_allowed: None,
             respond: None,
+            declare_step: None,
             interrupt: None,
             opportunity: None,
             engaged: None,
@@ -263,6 +264,7 @@ impl Ir {
         ir.step_cost = rs.turn.step_cost.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.step_allowed = rs.turn.step_allowed.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.respond = rs.turn.respond.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
+        ir.declare_step = rs.turn.declare_step.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.interrupt = rs.turn.interrupt.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.opportunity = rs.turn.opportunity.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.engaged = rs.turn.engaged.as_ref().map(|e| ir.expr(e, &step)).transpose()?;

@@ -62,6 +62,7 @@ pub const TURN: &[&str] = &[
     "step_cost",
     "step_allowed",
     "respond",
+    "declare_step",
     "interrupt",
     "opportunity",
     "engaged",

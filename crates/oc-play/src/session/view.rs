@@ -582,7 +582,11 @@ pub(super) fn step(s: &Session<'_>, before: usize) -> Step {
                     let did = note.strip_prefix(&format!("{who} ")).unwrap_or(note);
                     // Where it went only where the side sees that square (an enemy that walked
                     // back into sight through the dark is not tracked through it).
-                    match turn.to.filter(|t| b.units.get(turn.unit).is_some_and(|u| u.side == viewer) || sight.sees(*t)) {
+                    // An attack declared before the move has not moved yet: where it means to go
+                    // is its side's secret until it does.
+                    let moved = !note.ends_with(oc_engine::battle::DECLARED_BEFORE_MOVE);
+                    let mine = |t: &(i64, i64)| b.units.get(turn.unit).is_some_and(|u| u.side == viewer) || sight.sees(*t);
+                    match turn.to.filter(|t| moved && mine(t)) {
                         Some((x, y)) => format!("{who}: moves to ({x}, {y}); {did}"),
                         None => format!("{who}: {did}"),
                     }
