@@ -7,6 +7,7 @@ use oc_diag::{did_you_mean, Diagnostic};
 use oc_model as m;
 use oc_model::conformance::{self as conf, ExprKind as Kind, Place};
 use oc_model::Type;
+use oc_model::{ACCESSORY_PROPERTIES, UNIT_FIELDS, WEAPON_PROPERTIES};
 use oc_syntax::ast::{self, BinaryOp, ExprKind};
 
 use crate::codes::*;
@@ -46,15 +47,6 @@ type Typed = (m::Expr, Option<Type>);
 fn error_expr() -> Typed {
     (m::Expr::Const(m::Value::Int(0)), None)
 }
-
-const WEAPON_PROPERTIES: &[(&str, Type)] = &[
-    ("might", Type::Int),
-    ("weight", Type::Int),
-    ("min_range", Type::Int),
-    ("max_range", Type::Int),
-    ("magic", Type::Bool),
-    ("staff", Type::Bool),
-];
 
 impl<'a> Checker<'a> {
     /// The unit `name` names, where its place has that unit.
@@ -365,7 +357,7 @@ impl<'a> Checker<'a> {
         if let ExprKind::Field(inner, mid) = &base.kind {
             if mid.value == "accessory" {
                 let Some(unit) = self.unit_of(inner, scope) else { return error_expr() };
-                if field.value != "weight" {
+                if !ACCESSORY_PROPERTIES.iter().any(|(p, _)| *p == field.value) {
                     self.error(
                         Diagnostic::error(UNKNOWN_STAT, field.span, format!("an accessory has no `{}`", field.value))
                             .with_help("an accessory has `weight`; its other bonuses are tags and modifiers on the unit"),
@@ -464,16 +456,7 @@ impl<'a> Checker<'a> {
             Some(ty) => (m::Expr::Attribute { unit, name: field.value.to_string() }, Some(ty)),
             None => {
                 let mut names = self.attribute_names();
-                names.extend([
-                    "weapon",
-                    "accessory",
-                    "promoted",
-                    "activated",
-                    "moved",
-                    "terrain_defense",
-                    "figures",
-                    "figure_hp",
-                ]);
+                names.extend(UNIT_FIELDS.iter().map(|(n, _)| *n));
                 let help = match did_you_mean(&field.value, names.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => format!("a unit has {}", names.join(", ")),

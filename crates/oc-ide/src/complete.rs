@@ -249,6 +249,31 @@ fn kinds_of_arg(ty: &Type) -> Option<&'static [DefKind]> {
     })
 }
 
+/// Whether the cursor follows `.weapon.` or `.accessory.`: a property of theirs is read there.
+fn after_property_dot(ctx: &Context) -> bool {
+    ctx.previous_punct.as_deref() == Some(".") && matches!(ctx.previous.as_deref(), Some("weapon" | "accessory"))
+}
+
+/// What the engine gives a unit after `unit.` (`promoted`, `weapon`, `terrain_defense`...) and a
+/// weapon or an accessory after theirs (`self.weapon.max_range`), with what each is: the
+/// compiler's own lists (`oc_model::UNIT_FIELDS`, `WEAPON_PROPERTIES`, `ACCESSORY_PROPERTIES`).
+fn fields_after_dot(ctx: &Context) -> Vec<CompletionItem> {
+    if ctx.previous_punct.as_deref() != Some(".") {
+        return Vec::new();
+    }
+    let properties = |list: &[(&str, Type)], of: &str| {
+        list.iter().map(|(n, t)| CompletionItem::new(*n, CompletionKind::Param, Some(format!("{of}: {}", t.name())))).collect()
+    };
+    match ctx.previous.as_deref() {
+        Some("weapon") => properties(oc_model::WEAPON_PROPERTIES, "the weapon's"),
+        Some("accessory") => properties(oc_model::ACCESSORY_PROPERTIES, "the accessory's"),
+        _ => oc_model::UNIT_FIELDS
+            .iter()
+            .map(|(n, what)| CompletionItem::new(*n, CompletionKind::Param, Some((*what).to_string())))
+            .collect(),
+    }
+}
+
 /// The kinds of names that fit the list or keyword before the cursor (`None`: no preference).
 fn wanted(ctx: &Context) -> Option<&'static [DefKind]> {
     let inner = ctx.blocks.last().map(String::as_str);
@@ -260,7 +285,12 @@ fn wanted(ctx: &Context) -> Option<&'static [DefKind]> {
     if in_param_type(ctx) {
         return Some(&[DefKind::Scale]);
     }
-    // After `self.`, `foe.`...: an attribute (a tag's `Stat` parameter too).
+    // After `self.weapon.` and `self.accessory.`: their properties alone (`fields_after_dot`).
+    if after_property_dot(ctx) {
+        return Some(&[]);
+    }
+    // After `self.`, `foe.`...: an attribute (a tag's `Stat` parameter too), and the engine's own
+    // fields of a unit (`fields_after_dot`).
     if ctx.previous_punct.as_deref() == Some(".") {
         return Some(&[DefKind::Stat, DefKind::Base, DefKind::Resource]);
     }
@@ -382,6 +412,7 @@ pub fn completions(db: &dyn Db, pos: FilePosition<'_>) -> Vec<CompletionItem> {
     if in_param_type(&ctx) {
         out.extend(PARAM_TYPES.iter().map(|t| CompletionItem::new(*t, CompletionKind::Keyword, Some("type".to_string()))));
     }
+    out.extend(fields_after_dot(&ctx));
     // A parameter of the tag around the cursor whose type the place takes (`has t`, `grant t`).
     if let (Some(kinds), Some(Item::Tag(t))) = (wanted, item) {
         for p in &t.params {

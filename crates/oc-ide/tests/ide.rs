@@ -617,11 +617,26 @@ fn turn_formulas_complete_step_variables() {
     // Where the ruleset cannot be read even so, the step variables still.
     let found = offered(&turn("step_allowed = not (attacks and $0"));
     assert!(found.iter().any(|c| c.label == "moved" && c.kind == Param), "{found:?}");
-    // After `self.`: the attributes only, no step variable.
+    // After `self.`: the attributes and the engine's own fields of a unit, no step variable.
     let found = offered(&turn("step_allowed = self.$0"));
     let labels: Vec<&str> = found.iter().map(|c| c.label.as_str()).collect();
     assert!(labels.contains(&"str") && labels.contains(&"hp") && labels.contains(&"luck"), "{labels:?}");
-    assert!(found.iter().all(|c| matches!(c.kind, Def(DefKind::Stat | DefKind::Base | DefKind::Resource))), "{found:?}");
+    for (field, what) in oc_model::UNIT_FIELDS {
+        let c = found.iter().find(|c| c.label == *field).unwrap_or_else(|| panic!("{field}: {labels:?}"));
+        assert_eq!((c.kind, c.detail.as_deref()), (Param, Some(*what)));
+    }
+    let engine = |c: &&oc_ide::complete::CompletionItem| oc_model::UNIT_FIELDS.iter().any(|(n, _)| *n == c.label);
+    assert!(
+        found.iter().filter(|c| !engine(c)).all(|c| matches!(c.kind, Def(DefKind::Stat | DefKind::Base | DefKind::Resource))),
+        "{found:?}"
+    );
+    // After `self.weapon.`: the weapon's properties alone (it offered the unit's stats).
+    let found = offered(&turn("step_allowed = self.weapon.$0"));
+    let labels: Vec<&str> = found.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, oc_model::WEAPON_PROPERTIES.iter().map(|(n, _)| *n).collect::<Vec<_>>());
+    assert_eq!(found.iter().find(|c| c.label == "magic").and_then(|c| c.detail.as_deref()), Some("the weapon's: Bool"));
+    let found = offered("tag T on class { when foe.accessory.$0");
+    assert_eq!(found.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(), ["weight"]);
     // The turn's own entries: a resource to spend, a die to roll off with.
     let found = offered(&turn("spend $0"));
     assert!(!found.is_empty() && found.iter().all(|c| c.kind == Def(DefKind::Resource)), "{found:?}");

@@ -347,6 +347,34 @@ pub const MAX_RESOURCES: usize = 8;
 /// up to twice the one written).
 pub const MAX_ROUNDS: u32 = 1_000;
 
+/// What the engine gives every unit beside the ruleset's own attributes, read as `unit.NAME`
+/// (`self.promoted`), each with what it is; `weapon` and `accessory` only through a property of
+/// theirs ([`WEAPON_PROPERTIES`], [`ACCESSORY_PROPERTIES`]). A ruleset's attribute named
+/// `figures` or `figure_hp` comes first.
+pub const UNIT_FIELDS: &[(&str, &str)] = &[
+    ("weapon", "the weapon in hand: read `.might`, `.weight`, `.min_range`, `.max_range`, `.magic` or `.staff`"),
+    ("accessory", "the accessory worn: read `.weight`"),
+    ("promoted", "Bool: whether the unit's class is a promoted class"),
+    ("activated", "Bool: whether the unit has activated this round"),
+    ("moved", "Bool: whether the unit moved before it attacked"),
+    ("terrain_defense", "Int: the defense of the terrain the unit stands on"),
+    ("figures", "Int: the unit's figures still standing"),
+    ("figure_hp", "Int: the hit points of one of the unit's figures"),
+];
+
+/// What `unit.weapon.NAME` reads of the weapon in hand, with its type.
+pub const WEAPON_PROPERTIES: &[(&str, Type)] = &[
+    ("might", Type::Int),
+    ("weight", Type::Int),
+    ("min_range", Type::Int),
+    ("max_range", Type::Int),
+    ("magic", Type::Bool),
+    ("staff", Type::Bool),
+];
+
+/// What `unit.accessory.NAME` reads of the accessory worn, with its type.
+pub const ACCESSORY_PROPERTIES: &[(&str, Type)] = &[("weight", Type::Int)];
+
 /// What a step's formulas read besides `self` (the acting unit): `moved` (movement points the
 /// step's move spends, 0 without one), `attacks` (it attacks), `acts` (it does anything but
 /// wait), `moves` / `steps` (move steps and steps already taken this activation), `repeats`
