@@ -105,9 +105,10 @@ pub struct View {
 /// An attack waiting for the answer of the unit it was declared on.
 #[derive(Clone, Debug, Serialize)]
 pub struct Answering {
-    /// The unit attacked, which alone may act now, and the unit that declared the attack.
+    /// The unit attacked, which alone may act now, and the unit that declared the attack (none
+    /// where the viewer's side does not see it: under fog, which enemy it is is not said).
     pub unit: usize,
-    pub by: usize,
+    pub by: Option<usize>,
     /// As a player reads it.
     pub line: String,
 }
@@ -499,7 +500,7 @@ fn answering(b: &Battle<'_>, viewer: SideId, your_turn: bool) -> Option<Answerin
             target.name
         )
     };
-    Some(Answering { unit: d.target, by: d.by, line })
+    Some(Answering { unit: d.target, by: seen.then_some(d.by), line })
 }
 
 /// What unit `unit` may do in `b` (the battle, or the preview of its staged steps), acting
