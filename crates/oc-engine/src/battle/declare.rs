@@ -5,8 +5,8 @@
 //! activation ends, the declared attack resolves, the innermost of a chain first, and the
 //! declarer's activation ends. Each answer is a logged turn, so a replay plays it again.
 //!
-//! An attack made after a move is declared before the move (seed 003's strict sequence: "2.
-//! Declare Melee Attacks ... 4. Move ... 6. Resolve Combat"): the target answers while the
+//! An attack made after a move is declared before the move (seed 003's strict sequence: the
+//! declaration is its step 2, the move step 4, combat step 6): the target answers while the
 //! declarer still stands where its activation began, and the declarer's move and attack are
 //! held ([`Declared::then`], [`Declared::before_move`]) and played once the answer ends, if the
 //! rules still take them; else the declaration lapses and the declarer holds where it stands

@@ -517,8 +517,8 @@ impl<'e> Battle<'e> {
             };
             moved = cost;
             // Seed 003's strict sequence: an attack its target may answer is declared before the
-            // move ("2. Declare Melee Attacks ... 4. Move"); the move and the attack wait for the
-            // answer (declare.rs).
+            // move (the declaration is step 2 of the sequence, the move step 4); the move and the
+            // attack wait for the answer (declare.rs).
             if let (Act::Attack { target }, None, true) = (&t.act, resumed, to != u.pos) {
                 if self.declared_before_move(i, *target, to, cost, t.equip) {
                     return self.declare_before_move(t, &early, &before_move, Vec::new());
