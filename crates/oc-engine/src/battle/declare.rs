@@ -9,8 +9,10 @@
 //! declaration is its step 2, the move step 4, combat step 6): the target answers while the
 //! declarer still stands where its activation began, and the declarer's move and attack are
 //! held ([`Declared::then`], [`Declared::before_move`]) and played once the answer ends, if the
-//! rules still take them; else the declaration lapses and the declarer holds where it stands
-//! ("The unit does not have to follow through on its declaration").
+//! rules still take them; else the declarer strikes from where it stands if they take that, or the
+//! declaration lapses and it holds there ("The unit does not have to follow through on its
+//! declaration"). The turn formula `declare_step` places the declaration among the steps of the
+//! sequence taken before the move (`Turn::before`): the later ones wait with the move.
 
 use oc_model as m;
 use serde::{Deserialize, Serialize};

@@ -408,8 +408,8 @@ impl<'e> Battle<'e> {
 
     /// `resumed`: the rest of a turn a move that came too near held (interrupt.rs), with the
     /// movement points the move spent, or the move and attack an attack declared before the
-    /// move held (declare.rs: `declared`).
-    fn turn_inner(&mut self, mut t: Turn, resumed: Option<i64>, declared: bool) -> Result<(), BattleError> {
+    /// move held (declare.rs: `held_declared`).
+    fn turn_inner(&mut self, mut t: Turn, resumed: Option<i64>, held_declared: bool) -> Result<(), BattleError> {
         if self.state.outcome.is_some() {
             return Err(BattleError::refused(Rule::Over, "the battle is over"));
         }
@@ -461,7 +461,7 @@ impl<'e> Battle<'e> {
         }
         // The rest of a turn whose attack was declared before the move takes the steps after
         // the declaration's.
-        self.steps_may_begin(i, &t, resumed.is_some() && !declared)?;
+        self.steps_may_begin(i, &t, resumed.is_some() && !held_declared)?;
         if matches!(t.act, Act::Decline) {
             return self.decline(t);
         }
@@ -544,7 +544,7 @@ impl<'e> Battle<'e> {
             // The move came too near enemies that may activate first: the rest waits (interrupt.rs).
             let rest = Turn { to: None, before: Vec::new(), ..t.clone() };
             let mut note = early.iter().chain(&walked).cloned().collect::<Vec<_>>().join("; ");
-            let interrupted = self.interrupt(i, &near, declare::Held { turn: rest, moved, declared });
+            let interrupted = self.interrupt(i, &near, declare::Held { turn: rest, moved, declared: held_declared });
             note = if note.is_empty() { interrupted } else { format!("{note}; {interrupted}") };
             let (hp, routed, newly_routed) = self.mark_routed(&before_move);
             self.log.push(Record::Turn { round: self.state.round, turn: t, hp, routed, note });
