@@ -276,6 +276,19 @@ impl BattleError {
         BattleError::Refused { rule, why: why.into() }
     }
 
+    /// The unit named `unit` does not carry `item` (to use, drop, take in hand or trade).
+    pub fn not_carried(unit: &str, item: impl std::fmt::Display) -> BattleError {
+        BattleError::refused(Rule::Items, format!("{unit} does not carry {item}"))
+    }
+
+    /// The unit named `unit` may not move again after its act (`then_to`).
+    pub fn no_move_after_acting(unit: &str) -> BattleError {
+        BattleError::refused(
+            Rule::Move,
+            format!("{unit} cannot move again after acting (only with `canto`, and never after an attack)"),
+        )
+    }
+
     pub fn code(&self) -> &'static str {
         match self {
             BattleError::Refused { rule, .. } => rule.code(),

@@ -220,17 +220,11 @@ impl<'e> Battle<'e> {
         let mut mine = a.items.clone();
         let mut theirs = b.items.clone();
         if let Some(g) = &t.give {
-            let k = mine
-                .iter()
-                .position(|x| x == g)
-                .ok_or_else(|| BattleError::refused(Rule::Items, format!("{} does not carry {g}", a.name)))?;
+            let k = mine.iter().position(|x| x == g).ok_or_else(|| BattleError::not_carried(&a.name, g))?;
             theirs.push(mine.remove(k));
         }
         if let Some(g) = &t.take {
-            let k = theirs
-                .iter()
-                .position(|x| x == g)
-                .ok_or_else(|| BattleError::refused(Rule::Items, format!("{} does not carry {g}", b.name)))?;
+            let k = theirs.iter().position(|x| x == g).ok_or_else(|| BattleError::not_carried(&b.name, g))?;
             mine.push(theirs.remove(k));
         }
         if mine.len() > room || theirs.len() > room {
@@ -256,7 +250,7 @@ impl<'e> Battle<'e> {
     ) -> Result<String, BattleError> {
         let u = self.state.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         if !u.items.iter().any(|x| x == item) {
-            return Err(BattleError::refused(Rule::Items, format!("{} does not carry {item}", u.name)));
+            return Err(BattleError::not_carried(&u.name, item));
         }
         let engine: &'e crate::Engine = self.engine;
         let uses = engine.item_index(item).and_then(|k| engine.ir.item_uses.get(k)).map_or(&[][..], Vec::as_slice);

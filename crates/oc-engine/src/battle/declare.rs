@@ -135,12 +135,17 @@ impl Battle<'_> {
         };
         // Steps out of order, or an action of no step, are refused as every turn's are (all taken
         // at once, in order, by `before_move`).
-        let steps: Option<Vec<i64>> = t.before.iter().map(|a| self.act_step(i, a).map(|(step, _)| step)).collect();
-        let ordered = steps.is_some_and(|s| s.windows(2).all(|w| w.first() < w.get(1)));
-        let Some(n) = n.filter(|_| ordered) else { return Ok((self.before_move(i, t)?, Vec::new())) };
-        // Up to the first action past the declaration's step (an action of no step stays with the
-        // first part, which refuses it).
-        let k = t.before.iter().position(|a| self.act_step(i, a).is_some_and(|(step, _)| step > n)).unwrap_or(t.before.len());
+        // Their steps are asked only where a declaration may split them (each asks the unit's
+        // actions), once.
+        let steps =
+            n.and_then(|_| t.before.iter().map(|a| self.act_step(i, a).map(|(step, _)| step)).collect::<Option<Vec<i64>>>());
+        let k = match (n, steps) {
+            (Some(n), Some(steps)) if steps.windows(2).all(|w| w.first() < w.get(1)) => {
+                // Up to the first action past the declaration's step.
+                steps.iter().position(|step| *step > n).unwrap_or(steps.len())
+            }
+            _ => return Ok((self.before_move(i, t)?, Vec::new())),
+        };
         let (first, then) = t.before.split_at(k);
         let notes = self.before_move(i, &Turn { before: first.to_vec(), ..t.clone() })?;
         Ok((notes, then.to_vec()))
@@ -154,17 +159,14 @@ impl Battle<'_> {
         let mut items = u.items.clone();
         for item in t.equip.iter().chain(&t.discard) {
             let Some(k) = items.iter().position(|x| x == item) else {
-                return Err(BattleError::refused(Rule::Items, format!("{} does not carry {item}", u.name)));
+                return Err(BattleError::not_carried(&u.name, item));
             };
             if t.equip.as_ref() != Some(item) {
                 items.remove(k);
             }
         }
         if t.then_to.is_some() {
-            return Err(BattleError::refused(
-                Rule::Move,
-                format!("{} cannot move again after acting (only with `canto`, and never after an attack)", u.name),
-            ));
+            return Err(BattleError::no_move_after_acting(&u.name));
         }
         Ok(())
     }

@@ -204,7 +204,10 @@ impl Battle<'_> {
                 "acts once the units it came too near have answered".to_string()
             };
             match self.turn_inner(held.turn.clone(), Some(held.moved), held.declared) {
-                Ok(()) => return self.held_played(i, d.target, at, &lead),
+                Ok(()) => {
+                    self.held_played(i, d.target, at, &lead);
+                    return Ok(());
+                }
                 Err(why) if d.before_move => {
                     self.state = saved.clone();
                     self.log.truncate(at);
@@ -215,7 +218,8 @@ impl Battle<'_> {
                     match self.turn_inner(standing_turn, Some(0), true) {
                         Ok(()) => {
                             let lead = format!("attacks from where it stands once {target} has answered ({why})");
-                            return self.held_played(i, d.target, at, &lead);
+                            self.held_played(i, d.target, at, &lead);
+                            return Ok(());
                         }
                         Err(_) => {
                             self.state = saved;
@@ -251,7 +255,7 @@ impl Battle<'_> {
     /// The held rest of unit `i`'s turn was played from log record `at` on: its turn record is
     /// logged as the outcome of `target`'s answer (a `resolved` line led by `lead`), not a turn:
     /// a replay plays the mover's turn once, whole.
-    fn held_played(&mut self, i: usize, target: usize, at: usize, lead: &str) -> Result<(), BattleError> {
+    fn held_played(&mut self, i: usize, target: usize, at: usize, lead: &str) {
         let k = self.log.iter().skip(at).position(|r| matches!(r, Record::Turn { turn, .. } if turn.unit == i));
         if let Some(r) = k.and_then(|k| self.log.get_mut(at + k)) {
             if let Record::Turn { round, hp, routed, note, .. } = r.clone() {
@@ -259,7 +263,6 @@ impl Battle<'_> {
                 *r = Record::Resolved { round, unit: i, target, hp, routed, note };
             }
         }
-        Ok(())
     }
 }
 

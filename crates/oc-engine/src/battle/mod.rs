@@ -556,11 +556,7 @@ impl<'e> Battle<'e> {
         }
         for item in &t.discard {
             let f = self.state.units.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
-            let k = f
-                .items
-                .iter()
-                .position(|x| x == item)
-                .ok_or_else(|| BattleError::refused(Rule::Items, format!("{} does not carry {item}", f.name)))?;
+            let k = f.items.iter().position(|x| x == item).ok_or_else(|| BattleError::not_carried(&f.name, item))?;
             f.items.remove(k);
             if f.equipped.as_deref() == Some(item.as_str()) && !f.items.contains(item) {
                 f.equipped = None;
@@ -573,7 +569,7 @@ impl<'e> Battle<'e> {
         let equips = t.equip.as_ref().is_some_and(|w| u.equipped.as_ref() != Some(w));
         if let Some(w) = &t.equip {
             if !u.items.contains(w) {
-                return Err(BattleError::refused(Rule::Items, format!("{} does not carry {w}", u.name)));
+                return Err(BattleError::not_carried(&u.name, w));
             }
             if let Some(f) = self.state.units.get_mut(i) {
                 f.equipped = Some(*w);
@@ -668,10 +664,7 @@ impl<'e> Battle<'e> {
                 .and_then(|x| self.attribute(&x, "canto"))
                 .is_some_and(|v| v.bool());
             if !canto || matches!(t.act, Act::Attack { .. } | Act::Strike { .. }) {
-                return Err(BattleError::refused(
-                    Rule::Move,
-                    format!("{} cannot move again after acting (only with `canto`, and never after an attack)", u.name),
-                ));
+                return Err(BattleError::no_move_after_acting(&u.name));
             }
             let (points, _, _) = self.mobility(i)?;
             let reach = self.reachable_within(i, points - moved)?;
