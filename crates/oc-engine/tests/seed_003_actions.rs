@@ -37,6 +37,27 @@ fn short_of(b: &Battle, from: usize, target: usize, steps: i64) -> (i64, i64) {
     (t.0 - steps * (t.0 - f.0).signum(), t.1)
 }
 
+/// The first unit of the side to act (`x`, standing at `start`) walking up next to the other
+/// side's first (`y`), to `to`, to attack it.
+struct Charge {
+    x: usize,
+    y: usize,
+    start: (i64, i64),
+    to: (i64, i64),
+}
+
+impl Charge {
+    fn of(b: &Battle) -> Charge {
+        let (x, y) = mover_and_watcher(b);
+        Charge { x, y, start: b.units[x].pos, to: short_of(b, x, y, 1) }
+    }
+
+    /// `x`'s turn: the move and the attack.
+    fn turn(&self) -> Turn {
+        Turn { unit: self.x, to: Some(self.to), act: Act::Attack { target: self.y }, ..Default::default() }
+    }
+}
+
 fn attack(unit: usize, target: usize) -> Turn {
     Turn { unit, act: Act::Attack { target }, ..Default::default() }
 }
@@ -118,10 +139,10 @@ fn an_attack_after_a_move_is_declared_before_the_move() {
     let (engine, map) = compiled(SAVAGES);
     for seed in 0..8 {
         let mut b = arena::battle_seeded(&engine, &map, APART, seed);
-        let (x, y) = mover_and_watcher(&b);
-        let (start, to) = (b.units[x].pos, short_of(&b, x, y, 1));
+        let charge = Charge::of(&b);
+        let (x, y, start) = (charge.x, charge.y, charge.start);
         let from = b.log.len();
-        b.turn(Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() }).unwrap();
+        b.turn(charge.turn()).unwrap();
         let l = lines(&b, from);
         assert_eq!(l, [format!("{x}: declares an attack on {} before it moves, which may activate in answer", b.units[y].name)]);
         assert_eq!(b.units[x].pos, start, "the declarer waits where it stood");
@@ -151,9 +172,9 @@ fn a_declarer_moves_and_attacks_once_its_target_has_answered() {
     let (mut struck, mut lapsed) = (0, 0);
     for seed in 0..8 {
         let mut b = arena::battle_seeded(&engine, &map, APART, seed);
-        let (x, y) = mover_and_watcher(&b);
-        let (start, to) = (b.units[x].pos, short_of(&b, x, y, 1));
-        b.turn(Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() }).unwrap();
+        let charge = Charge::of(&b);
+        let (x, y, start, to) = (charge.x, charge.y, charge.start, charge.to);
+        b.turn(charge.turn()).unwrap();
         let from = b.log.len();
         if seed % 2 == 0 {
             // y answers by bracing where it stands: x then walks up and strikes it.
@@ -193,9 +214,9 @@ fn a_declarer_the_answer_came_up_to_attacks_from_where_it_stands() {
     let (engine, map) = compiled(SAVAGES);
     for seed in 0..8 {
         let mut b = arena::battle_seeded(&engine, &map, APART, seed);
-        let (x, y) = mover_and_watcher(&b);
-        let (start, to) = (b.units[x].pos, short_of(&b, x, y, 1));
-        b.turn(Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() }).unwrap();
+        let charge = Charge::of(&b);
+        let (x, y, start) = (charge.x, charge.y, charge.start);
+        b.turn(charge.turn()).unwrap();
         let from = b.log.len();
         let next_to_x = short_of(&b, y, x, 1);
         b.turn(Turn { unit: y, to: Some(next_to_x), ..Default::default() }).unwrap();
@@ -214,9 +235,8 @@ fn a_turn_the_rules_refuse_whatever_the_answer_is_refused_before_it_declares() {
     // attack, is refused as the turn is played, not after the target's answer.
     let (engine, map) = compiled(SAVAGES);
     let mut b = arena::battle_seeded(&engine, &map, APART, 1);
-    let (x, y) = mover_and_watcher(&b);
-    let to = short_of(&b, x, y, 1);
-    let attack = Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() };
+    let charge = Charge::of(&b);
+    let (x, y, attack) = (charge.x, charge.y, charge.turn());
     let log = b.log.len();
     let e = b.turn(Turn { equip: Some("Longbow".into()), ..attack.clone() }).unwrap_err();
     assert!(e.to_string().contains("does not carry Longbow"), "{e}");
@@ -233,10 +253,10 @@ fn a_declined_declaration_lets_the_declarer_come_too_near_and_the_target_may_act
     // ends next to it, it "may also choose to activate if an enemy unit comes too near".
     let (engine, map) = compiled(SAVAGES);
     let mut b = arena::battle_seeded(&engine, &map, APART, 3);
-    let (x, y) = mover_and_watcher(&b);
-    let to = short_of(&b, x, y, 1);
+    let charge = Charge::of(&b);
+    let (x, y, to) = (charge.x, charge.y, charge.to);
     let from = b.log.len();
-    b.turn(Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() }).unwrap();
+    b.turn(charge.turn()).unwrap();
     b.turn(decline(y)).unwrap();
     let l = lines(&b, from);
     assert!(l[0].contains("declares an attack on") && l[1].contains("declines to activate"), "{l:?}");

@@ -161,7 +161,7 @@ fn two_actions_of_one_verb_are_offered_with_their_own_reach() {
     let mut session = Session::new(&setup, &Options { players: [true, false], ai: "greedy".into(), seed: 6 }).unwrap();
     serve(&mut session, None, |c: &Client| {
         let (_, state) = c.get("/api/state");
-        let medic = state["units"].as_array().unwrap().iter().find(|u| u["name"] == "Ana").unwrap()["index"].as_u64().unwrap();
+        let medic = common::unit(&state, "Ana")["index"].as_u64().unwrap();
         // From (1, 0): one ally beside, (0, 0), and one 3 squares off, (0, 2).
         let version = state["version"].as_u64().unwrap();
         c.ok("/api/move", json!({ "version": version, "unit": medic, "to": [1, 0] }));
@@ -182,7 +182,7 @@ fn an_ambushed_move_offers_no_more_than_an_open_one() {
     let mut session = Session::new(&setup, &Options { players: [true, false], ai: "greedy".into(), seed: 6 }).unwrap();
     serve(&mut session, None, |c: &Client| {
         let (_, state) = c.get("/api/state");
-        let lord = state["units"].as_array().unwrap().iter().find(|u| u["name"] == "Ephraim").unwrap()["index"].as_u64().unwrap();
+        let lord = common::unit(&state, "Ephraim")["index"].as_u64().unwrap();
         let mut offered = Vec::new();
         // (3, 2): open ground; (3, 0): a defender stands there, unseen (vision 1).
         for to in [[3, 2], [3, 0]] {

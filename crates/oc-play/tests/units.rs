@@ -9,12 +9,9 @@
 mod common;
 
 use common::http::{serve, Client};
+use common::unit;
 use oc_play::session::{Options, Session};
 use serde_json::{json, Value};
-
-fn unit<'v>(state: &'v Value, name: &str) -> &'v Value {
-    state["units"].as_array().unwrap().iter().find(|u| u["name"] == name).unwrap_or_else(|| panic!("no {name}: {state}"))
-}
 
 fn at(u: &Value) -> (i64, i64) {
     (u["x"].as_i64().unwrap(), u["y"].as_i64().unwrap())

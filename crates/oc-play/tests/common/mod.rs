@@ -33,3 +33,8 @@ pub fn setup(file: &str, scenario: Option<&str>) -> oc_play::Setup {
 pub fn default_ais() -> oc_play::Ais {
     oc_play::Ais { attacker: oc_engine::ai::DEFAULT.to_string(), defender: oc_engine::ai::DEFAULT.to_string() }
 }
+
+/// The unit named `name` in a state `/api/state` sent.
+pub fn unit<'v>(state: &'v serde_json::Value, name: &str) -> &'v serde_json::Value {
+    state["units"].as_array().unwrap().iter().find(|u| u["name"] == name).unwrap_or_else(|| panic!("no {name}: {state}"))
+}
