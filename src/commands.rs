@@ -171,13 +171,7 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
         Err(code) => return code,
     };
     if !unreadable.is_empty() {
-        // As `oc check` reports them: a diagnostic each, exit status 1.
-        let mut workspace = workspace;
-        let diagnostics = oc_project::unreadable::diagnostics(&mut workspace, &unreadable);
-        report::verdict(1);
-        crate::load::show(&workspace, &diagnostics);
-        errln!("not written: {} file(s) could not be read", diagnostics.len());
-        return 1;
+        return crate::load::unreadable_refused(workspace, &unreadable);
     }
     // Files of several rulesets (`oc build scenarios`, or a folder holding a ruleset of its own
     // beside files of the standard one: read together, every file against one ruleset's names):

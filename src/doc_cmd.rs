@@ -48,13 +48,7 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
     }
     let oc_project::load::Loaded { project, workspace, compilation, unreadable, inputs: read } = loaded;
     if !unreadable.is_empty() {
-        // As `oc check` reports them: a diagnostic each, exit status 1.
-        let mut workspace = workspace;
-        let diagnostics = oc_project::unreadable::diagnostics(&mut workspace, &unreadable);
-        report::verdict(1);
-        crate::load::show(&workspace, &diagnostics);
-        errln!("not written: {} file(s) could not be read", diagnostics.len());
-        return 1;
+        return crate::load::unreadable_refused(workspace, &unreadable);
     }
     let mut inputs: Vec<PathBuf> = paths.to_vec();
     inputs.extend(read);

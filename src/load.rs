@@ -123,3 +123,13 @@ pub fn show(workspace: &Workspace, diagnostics: &[oc_diag::Diagnostic]) {
         err!("{}", reports.render(d, style));
     }
 }
+
+/// Sources a command's compile could not read (`oc_project::load::Loaded::unreadable`), shown as
+/// `oc check` shows them, a diagnostic each, and nothing written: exit status 1.
+pub fn unreadable_refused(mut workspace: Workspace, unreadable: &[(String, oc_compiler::ReadError)]) -> u8 {
+    let diagnostics = oc_project::unreadable::diagnostics(&mut workspace, unreadable);
+    report::verdict(1);
+    show(&workspace, &diagnostics);
+    errln!("not written: {} file(s) could not be read", diagnostics.len());
+    1
+}
