@@ -1,6 +1,7 @@
 // Plays a whole small battle on `oc play`'s page in headless Chromium, as a person would: select
 // the unit, move next to the enemy, read the forecast, attack, end the turn, until the victory
-// line. Run by tests/play_browser.rs: node play_browser.js URL SHOT.png
+// line; after two turns the page is opened again and lists the same lines. Run by
+// tests/play_browser.rs: node play_browser.js URL SHOT.png
 "use strict";
 const { open, sleep, nearer, drawnAt } = require("./play_browser_page.js");
 
@@ -9,10 +10,21 @@ const errors = [];
 
 (async () => {
   const { page, settled, tileOf, quit } = await open(url, errors);
-  let forecasts = 0, attacks = 0, moves = 0, ends = 0, shotTaken = false;
+  let forecasts = 0, attacks = 0, moves = 0, ends = 0, shotTaken = false, reloaded = null;
+  const lines = () => page.$$eval("#steps li", (els) => els.map((e) => e.textContent));
   for (let round = 0; round < 40; round++) {
     await settled();
     if (await page.isVisible("[data-testid=victory]")) break;
+    // Opened again after a turn: the page lists the game so far, not only the last turn.
+    if (round === 2) {
+      const before = await lines();
+      await page.reload();
+      await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+      await settled();
+      const after = await lines();
+      reloaded = [before.length, after.length];
+      if (JSON.stringify(after) !== JSON.stringify(before)) errors.push(`the page opened again lists ${JSON.stringify(after)}, not ${JSON.stringify(before)}`);
+    }
     // Select: the unit ringed in gold.
     await page.click("g.unit.may-act");
     await page.waitForSelector("g.unit.selected");
@@ -53,6 +65,6 @@ const errors = [];
   const steps = await page.$$eval("#steps li", (els) => els.length);
   if (!shotTaken) await page.screenshot({ path: shot });
   await quit();
-  console.log(JSON.stringify({ victory, forecasts, attacks, moves, ends, steps, errors }));
+  console.log(JSON.stringify({ victory, forecasts, attacks, moves, ends, steps, reloaded, errors }));
   process.exit(errors.length ? 1 : 0);
 })().catch((e) => { console.log(JSON.stringify({ errors: [...errors, String(e && e.stack || e)] })); process.exit(1); });

@@ -1,7 +1,8 @@
 //! `oc play` in a real browser: headless Debian `chromium` (installed with apt-get when missing)
 //! driven by `playwright-core` (installed from npm under the target folder when missing) clicks
 //! through a whole small battle as a player — select, move, read the forecast, attack, end the
-//! turn — to the victory line (`tests/play_browser.js`). The game's log then replays with
+//! turn — to the victory line (`tests/play_browser.js`), the page opened again after two turns
+//! listing the game so far. The game's log then replays with
 //! `oc replay`, and the replay page was written. The screenshot of the forecast window is kept
 //! in `docs/images/play.png` (written when missing, or with `OC_BLESS=1`). Where chromium,
 //! node or npm cannot be had, the test says why and is skipped (`OC_REQUIRE_NODE=1` makes that
@@ -166,6 +167,8 @@ fn a_player_clicks_through_a_whole_battle_in_chromium() {
     assert!(r["victory"].as_str().is_some_and(|v| v.starts_with("You win. The attacker (Rider) wins")), "{r}");
     assert!(r["forecasts"].as_u64() >= Some(1) && r["attacks"].as_u64() >= Some(1), "{r}");
     assert!(r["moves"].as_u64() >= Some(1), "{r}");
+    // Opened again after two turns, the page listed the lines it had (it listed the last turn's alone).
+    assert!(r["reloaded"][0].as_u64() > Some(0) && r["reloaded"][0] == r["reloaded"][1], "{r}");
     assert!(p.stopped, "oc play stops when the page quits it");
     // The game's log replays, and the replay page was written at the end.
     replays_identically(&p.log);

@@ -10,7 +10,8 @@
 //! `oc_project::output`, after every change.
 //!
 //! The API: `GET /api/game` (what does not change: the map picture, the armies, the rules'
-//! traits), `GET /api/state` (the [`View`]), `POST /api/choices {unit, equip?}`,
+//! traits), `GET /api/state` (the [`View`]), `GET /api/history` (the steps played before the
+//! state's, as they were shown: a page opened again lists the whole game), `POST /api/choices {unit, equip?}`,
 //! `/api/forecast {unit, target, equip?}`, `/api/move {version, unit, to}`, `/api/step
 //! {version, unit, act}` (an action of the sequence of play staged before the move), `/api/undo
 //! {version}` (the move, else the last step), `/api/act {version, unit, equip?, act}` (`act` as the engine's `Act`),
@@ -245,6 +246,7 @@ impl Server {
             ("GET", "/") | ("GET", "/index.html") => Reply::html(PAGE),
             ("GET", "/api/game") => Reply::json(game),
             ("GET", "/api/state") => Reply::json(&view::view(session)),
+            ("GET", "/api/history") => Reply::json(&view::History { steps: session.earlier() }),
             ("POST", "/api/choices") => match parse::<UnitAsk>(&body) {
                 Ok(a) => answer(session.choices(a.unit, a.equip.as_deref())),
                 Err(d) => Reply::denied(400, d),

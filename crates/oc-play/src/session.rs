@@ -156,6 +156,8 @@ pub struct Session<'s> {
     guard: u32,
     /// What was played since the player's last confirmed turn (the AI's turns, the round's end).
     steps: Vec<Step>,
+    /// What was played before `steps`, as it was shown (a game resumed: as it would have been).
+    earlier: Vec<view::Said>,
     /// A standing reaction a side chose, set with its next turn ([`Turn::reaction`]).
     stance: [Option<String>; 2],
 }
@@ -196,6 +198,7 @@ impl<'s> Session<'s> {
             version: 0,
             guard: 0,
             steps: Vec::new(),
+            earlier: Vec::new(),
             stance: [None, None],
         })
     }
@@ -226,7 +229,7 @@ impl<'s> Session<'s> {
         let mut script = Script::of(&records, players);
         s.settle(Some(&mut script))
             .map_err(|d| Denied::new(RESUME, format!("the saved game cannot be played again: {}", d.message), help))?;
-        s.steps.clear();
+        s.retire_steps();
         let lines = s.lines();
         log::verify(text, &lines).map_err(|m| {
             let at = match m {
@@ -675,7 +678,7 @@ impl<'s> Session<'s> {
         }
         self.staged = None;
         self.version += 1;
-        self.steps.clear();
+        self.retire_steps();
         self.steps.push(view::step(self, before));
         self.settle(None)
     }
@@ -737,6 +740,17 @@ impl<'s> Session<'s> {
     /// turn, then the AI's.
     pub fn steps(&self) -> &[Step] {
         &self.steps
+    }
+
+    /// What was played before [`Session::steps`], step by step, as it was shown: with them, the
+    /// whole game so far.
+    pub fn earlier(&self) -> &[view::Said] {
+        &self.earlier
+    }
+
+    /// The steps shown so far become earlier ones (a new turn of the player's is played).
+    fn retire_steps(&mut self) {
+        self.earlier.extend(self.steps.drain(..).map(view::Said::from));
     }
 
     /// Plays on until it is a person's turn or the game is over, as `oc_engine::battle::play`

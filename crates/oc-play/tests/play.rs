@@ -2,7 +2,8 @@
 //! scenario in `tests/play/` (one per built-in ruleset, and one under fog), a player that reads
 //! the choices and forecasts and attacks or closes in; the refusals (token, Host, Origin, an
 //! illegal move, a stale request, a forged body); the log written as it goes and replayed; and a
-//! game saved half way and resumed ending as the uninterrupted one.
+//! game saved half way and resumed ending as the uninterrupted one, its page listing the game so
+//! far as the saved one's did.
 
 mod common;
 
@@ -135,6 +136,15 @@ fn play_through(c: &Client, turns: usize) -> usize {
         }
     }
     turns
+}
+
+/// The whole game so far as a page opened now lists it (`play.html`'s `start`): the lines of the
+/// steps played before the state's (`/api/history`), then of the state's own.
+fn shown(c: &Client) -> Vec<String> {
+    let (_, history) = c.get("/api/history");
+    let (_, state) = c.get("/api/state");
+    let steps = history["steps"].as_array().unwrap().iter().chain(state["steps"].as_array().unwrap());
+    steps.flat_map(|s| s["lines"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().to_string())).collect()
 }
 
 /// The lines of `lines` played again as `oc replay` plays them.
@@ -294,9 +304,19 @@ fn a_saved_game_resumed_ends_as_the_uninterrupted_one() {
         assert!(whole.over());
         assert!(turns >= 2, "{name}: a game of {turns} turns");
 
+        // The whole game so far, as a page opened again lists it, only grows: every turn adds
+        // its lines after those already shown.
         let mut first = Session::new(&setup, &options).unwrap();
+        let mut at_save = Vec::new();
         let saved = serve(&mut first, None, |c| {
-            play_through(c, turns / 2);
+            let mut steps = 0;
+            at_save = shown(c);
+            for _ in 0..turns / 2 {
+                assert!(play_one(c, &mut steps), "{name}: over before half way");
+                let now = shown(c);
+                assert!(now.len() > at_save.len() && now.starts_with(&at_save), "{name}: {at_save:#?}\nthen {now:#?}");
+                at_save = now;
+            }
         });
         assert!(!first.over(), "{name}: saved half way");
         let text = saved.join("\n") + "\n";
@@ -306,6 +326,8 @@ fn a_saved_game_resumed_ends_as_the_uninterrupted_one() {
         assert_eq!(again, saved);
         let mut resumed = Session::resume(&setup, &text).unwrap();
         let finished = serve(&mut resumed, None, |c| {
+            // The page of the resumed game lists the game as the page of the saved one did.
+            assert_eq!(shown(c), at_save, "{name}: the resumed game's page");
             play_through(c, 400);
         });
         assert_eq!(finished, uninterrupted, "{name}: the resumed game differs");

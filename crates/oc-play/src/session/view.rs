@@ -70,6 +70,27 @@ pub struct Step {
     pub round: u32,
 }
 
+/// A step played before those the state carries, as the page showed it: its lines, without the
+/// board (`/api/history`: a page opened again lists the whole game, not only its last turn).
+#[derive(Clone, Debug, Serialize)]
+pub struct Said {
+    pub side: SideId,
+    pub lines: Vec<String>,
+    pub round: u32,
+}
+
+impl From<Step> for Said {
+    fn from(s: Step) -> Said {
+        Said { side: s.side, lines: s.lines, round: s.round }
+    }
+}
+
+/// What `/api/history` answers: every step played before the state's `steps`, in order.
+#[derive(Clone, Debug, Serialize)]
+pub struct History<'a> {
+    pub steps: &'a [Said],
+}
+
 /// The game as one side sees it now.
 #[derive(Clone, Debug, Serialize)]
 pub struct View {
