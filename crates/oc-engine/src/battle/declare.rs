@@ -218,6 +218,52 @@ impl Battle<'_> {
         self.await_answer()
     }
 
+    /// Where the declarer of an attack declared before its move that waits on `side`'s answer may
+    /// strike from, as that side knows it: the declarer, and every tile of its reach as `side`
+    /// sees it, not where it stands, from which its attack would have been declared so
+    /// ([`Battle::declared_before_move`], with the weapon it declared with), in tile order. Which
+    /// of them it means to take is its own side's secret until it moves (`oc play` shows none):
+    /// the AIs' test moves it among them (`ai/sighting/tests.rs`). `None` where no such
+    /// declaration waits on `side`.
+    #[cfg(test)]
+    pub(crate) fn declared_strikes_from(&self, side: m::SideId) -> Option<(usize, Vec<Tile>)> {
+        let d = self.state.pending.last().filter(|d| d.before_move)?;
+        let (by, target) = (self.state.units.get(d.by)?, self.state.units.get(d.target)?);
+        if target.side != side || by.side == side {
+            return None;
+        }
+        let (i, held) = (d.by, d.then.as_ref()?);
+        let sight = self.sight(side);
+        let reach = self.reachable_as_seen(i, &sight).ok()?;
+        let seen_on = |t: Tile| {
+            self.state
+                .units
+                .iter()
+                .enumerate()
+                .any(|(k, o)| o.state == State::Ready && o.pos == t && (o.side == side || sight.spots(k, t)))
+        };
+        // Read on a copy: each tile is tried with the declarer standing on it.
+        let mut scratch = self.fork(None);
+        let mut tiles: Vec<Tile> = reach
+            .into_iter()
+            .filter(|(t, _)| *t != by.pos && !seen_on(*t))
+            .filter(|(t, cost)| scratch.declared_before_move(i, d.target, *t, *cost, held.turn.equip))
+            .map(|(t, _)| t)
+            .collect();
+        tiles.sort_unstable();
+        Some((i, tiles))
+    }
+
+    /// The held move of the attack declared before its move that waits for its answer goes to
+    /// `to` instead, one of [`Battle::declared_strikes_from`].
+    #[cfg(test)]
+    pub(crate) fn guess_declared_move(&mut self, to: Tile) {
+        let held = self.state.pending.last_mut().filter(|d| d.before_move).and_then(|d| d.then.as_mut());
+        if let Some(h) = held {
+            h.turn.to = Some(to);
+        }
+    }
+
     /// After a declaration: the target's side plays the target's answer.
     pub(super) fn await_answer(&mut self) -> Result<(), BattleError> {
         let side_of = |k: usize| self.state.units.get(k).map(|u| u.side);
