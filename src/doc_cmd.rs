@@ -62,11 +62,12 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         settings.iter().flat_map(|p| &p.manifest_diagnostics).filter(|d| d.is_error()).collect();
     if !wrong.is_empty() {
         report::verdict(1);
+        // Drawn against oc.toml's text, as `oc check` and `oc fmt` draw them.
+        let text = settings.as_ref().and_then(|p| p.manifest.as_ref()).map_or("", |(_, t)| t.as_str());
+        let manifest = report::OneFile { path: "oc.toml", text };
+        let reports = report::Reports::new(&manifest);
         for d in &wrong {
-            errln!("error: [{}] oc.toml: {}", d.code, d.message);
-            if !d.help.is_empty() {
-                errln!("help: {}", d.help);
-            }
+            err!("{}", reports.render(d, style()));
         }
         errln!("not written: oc.toml has {} error(s) (`oc check` shows them too)", wrong.len());
         return 1;

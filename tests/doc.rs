@@ -142,7 +142,13 @@ fn the_site_s_cname_comes_from_oc_toml() {
     assert!(stderr(&o).contains("`cname` is the site's domain name"), "{}", stderr(&o));
     let o = oc(&["doc", "-o", "site"], tmp.path());
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains("[oc::manifest::field] oc.toml: `cname` is the site's domain name"), "{}", stderr(&o));
+    // Drawn as `oc check` draws it: the code, the line of oc.toml, the help (it was printed by
+    // hand, without the line).
+    let (doc, check) = (stderr(&o), stderr(&oc(&["check", "."], tmp.path())));
+    for part in ["oc::manifest::field", "4 | cname = \"https://x.org\"", "help: oc.toml has a table [project]"] {
+        assert!(doc.contains(part), "{part}: {doc}");
+    }
+    assert!(check.starts_with(doc.lines().take(8).collect::<Vec<_>>().join("\n").as_str()), "{doc}\n{check}");
     assert_eq!(std::fs::read_to_string(tmp.path().join("site/CNAME")).unwrap(), "rules.example.org\n", "the site is kept");
 }
 
