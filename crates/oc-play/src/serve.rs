@@ -11,8 +11,8 @@
 //!
 //! The API: `GET /api/game` (what does not change: the map picture, the armies, the rules'
 //! traits), `GET /api/state` (the [`View`]), `GET /api/history` (the steps played before the
-//! state's, as they were shown: a page opened again lists the whole game), `POST /api/choices {unit, equip?}`,
-//! `/api/forecast {unit, target, equip?}`, `/api/move {version, unit, to}`, `/api/step
+//! state's, as they were shown: a page opened again lists the whole game), `POST /api/choices
+//! {unit, equip?}`, `/api/forecast {unit, target, equip?}`, `/api/move {version, unit, to}`, `/api/step
 //! {version, unit, act}` (an action of the sequence of play staged before the move), `/api/undo
 //! {version}` (the move, else the last step), `/api/act {version, unit, equip?, act}` (`act` as the engine's `Act`),
 //! `/api/stance {version, reaction}` (the standing reaction), `/api/end {version, unit}` and
