@@ -359,10 +359,12 @@ impl<'s> Session<'s> {
         Ok(())
     }
 
-    /// Refuses an act whose target unit is none the player's side sees, with one answer for a
-    /// unit hidden under fog and for no unit at all (the engine's refusal names the hidden unit
-    /// and says it is there: a review read the enemy's hidden units off it).
-    fn seen_target(&self, unit: usize, act: &Act) -> Result<(), Denied> {
+    /// Refuses an act of unit `unit` from `from` (holding `weapon`) whose target unit is none the
+    /// player's side sees, nor, for an attack, one the page lists from there
+    /// ([`Battle::targets_from`]: an enemy it sees only once its staged move is made), with one
+    /// answer for a unit hidden under fog and for no unit at all (the engine's refusal names the
+    /// hidden unit and says it is there: a review read the enemy's hidden units off it).
+    fn seen_target(&self, unit: usize, act: &Act, (from, weapon): (Tile, Option<Atom>)) -> Result<(), Denied> {
         let target = match act {
             Act::Attack { target } => Some(*target),
             Act::Use { target, .. } | Act::Special { target, .. } => *target,
@@ -371,7 +373,12 @@ impl<'s> Session<'s> {
         let Some(target) = target else { return Ok(()) };
         let viewer = self.viewer();
         let seen = self.battle.units.get(target).is_some_and(|t| t.side == viewer || self.battle.sees(viewer, t.pos));
-        if seen {
+        let listed = || {
+            let preview = self.preview_of(unit);
+            let b = preview.as_ref().unwrap_or(&self.battle);
+            matches!(act, Act::Attack { .. }) && b.targets_from(unit, from, weapon).contains(&target)
+        };
+        if seen || listed() {
             return Ok(());
         }
         let name = self.battle.units.get(unit).map_or("the unit", |u| u.name.as_str());
@@ -515,8 +522,9 @@ impl<'s> Session<'s> {
         let from = self.acting_from(unit).unwrap_or_default();
         let preview = self.preview_of(unit);
         let b = preview.as_ref().unwrap_or(&self.battle);
-        let seen = b.units.get(target).is_some_and(|t| b.sees(self.viewer(), t.pos));
-        if !seen || !b.targets_from(unit, from, weapon).contains(&target) {
+        // Those the page lists: in reach and in sight from there, or within the unit's own
+        // vision once its staged move is made, as the engine takes an attack.
+        if !b.targets_from(unit, from, weapon).contains(&target) {
             let name = self.battle.units.get(unit).map_or("the unit", |u| u.name.as_str());
             return Err(Denied::new(
                 battle::Rule::Target.code(),
@@ -573,7 +581,9 @@ impl<'s> Session<'s> {
     /// them as it would refuse the turn. Nothing is played until the unit acts.
     pub fn step(&mut self, version: u64, unit: usize, act: Act) -> Result<(), Denied> {
         self.check_version(version)?;
-        self.seen_target(unit, &act)?;
+        // A step is taken before the move, where the unit stands.
+        let here = self.battle.units.get(unit).map(|u| u.pos).unwrap_or_default();
+        self.seen_target(unit, &act, (here, None))?;
         let u = self.playable(unit)?;
         let pos = u.pos;
         match &self.staged {
@@ -646,8 +656,8 @@ impl<'s> Session<'s> {
     pub fn act(&mut self, version: u64, unit: usize, equip: Option<&str>, act: Act) -> Result<(), Denied> {
         self.check_version(version)?;
         self.playable(unit)?;
-        self.seen_target(unit, &act)?;
         let weapon = self.weapon(unit, equip)?;
+        self.seen_target(unit, &act, (self.acting_from(unit).unwrap_or_default(), weapon))?;
         if let Some(s) = self.staged.as_ref().filter(|s| s.unit != unit) {
             let other = self.battle.units.get(s.unit).map_or("another unit", |f| f.name.as_str());
             return Err(Denied::new(

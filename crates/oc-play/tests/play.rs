@@ -624,6 +624,54 @@ fn a_use_on_its_user_takes_no_other_target() {
 /// Under fog a move its side saw open, onto or through an enemy out of sight, is an ambush: the
 /// unit stops short on the way and its turn ends there. (A review probed tiles with moves the
 /// page offered: "cannot reach (17, 8)" told where a hidden enemy stood, and undo made it free.)
+/// Under fog, an enemy a unit sees only once its staged move is made is a target the page lists
+/// (`choices`, as the engine takes an attack: within the unit's own vision from there), and its
+/// forecast and the attack are given, not refused as on "no unit its side sees" (a review found
+/// the page offering the attack and the server refusing it: fog.oc, seed 1, the defender's Lute).
+#[test]
+fn an_enemy_seen_once_the_staged_move_is_made_may_be_attacked() {
+    let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("fog.oc")).unwrap());
+    let mut session = Session::new(&setup, &Options { players: [false, true], ai: "greedy".into(), seed: 1 }).unwrap();
+    for _ in 0..40 {
+        let b = session.battle();
+        let viewer = session.viewer();
+        let sight = b.sight(viewer);
+        let unseen: Vec<usize> =
+            (0..b.units.len()).filter(|k| b.units[*k].side != viewer && !sight.sees(b.units[*k].pos)).collect();
+        let mut tries = Vec::new();
+        for unit in b.may_act(viewer) {
+            let mut reach: Vec<(i64, i64)> = b.reachable_as_seen(unit, &sight).unwrap().into_keys().collect();
+            reach.sort();
+            tries.extend(reach.into_iter().map(|t| (unit, t)));
+        }
+        let mut found = None;
+        for (unit, to) in tries {
+            if session.stage(session.version(), unit, to).is_err() {
+                continue;
+            }
+            let listed = session.choices(unit, None).unwrap().targets;
+            if let Some(target) = listed.into_iter().find(|k| unseen.contains(k)) {
+                found = Some((unit, target));
+                break;
+            }
+            session.undo(session.version()).unwrap();
+        }
+        let Some((unit, target)) = found else {
+            let unit = session.battle().may_act(viewer).first().copied().expect("a unit to act");
+            session.end(session.version(), unit).unwrap();
+            assert!(!session.over(), "the battle ended before an enemy came into a staged move's sight");
+            continue;
+        };
+        session.forecast(unit, target, None).expect("the forecast of a listed target");
+        let turns = session.records().len();
+        let attack = oc_engine::battle::Act::Attack { target };
+        session.act(session.version(), unit, None, attack).expect("the attack on a listed target");
+        assert!(session.records().len() > turns, "its turn was played");
+        return;
+    }
+    panic!("no enemy came into a staged move's sight in 40 turns");
+}
+
 #[test]
 fn a_move_into_an_unseen_enemy_stops_short_and_ends_the_turn() {
     let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("fog.oc")).unwrap());
