@@ -621,9 +621,20 @@ fn a_use_on_its_user_takes_no_other_target() {
     session.act(version, garcia, None, used(Some(garcia))).unwrap();
 }
 
-/// Under fog a move its side saw open, onto or through an enemy out of sight, is an ambush: the
-/// unit stops short on the way and its turn ends there. (A review probed tiles with moves the
-/// page offered: "cannot reach (17, 8)" told where a hidden enemy stood, and undo made it free.)
+/// Plays the player's turns (each ending its first unit's turn where it stands) until `find`
+/// finds `what` in the game as it stands, at most 40 turns: what it found.
+fn first_turn_where<T>(session: &mut Session, what: &str, mut find: impl FnMut(&mut Session) -> Option<T>) -> T {
+    for _ in 0..40 {
+        if let Some(found) = find(session) {
+            return found;
+        }
+        let unit = session.battle().may_act(session.viewer()).first().copied().expect("a unit to act");
+        session.end(session.version(), unit).unwrap();
+        assert!(!session.over(), "the battle ended before {what}");
+    }
+    panic!("{what}: not in 40 turns");
+}
+
 /// Under fog, an enemy a unit sees only once its staged move is made is a target the page lists
 /// (`choices`, as the engine takes an attack: within the unit's own vision from there), and its
 /// forecast and the attack are given, not refused as on "no unit its side sees" (a review found
@@ -632,7 +643,7 @@ fn a_use_on_its_user_takes_no_other_target() {
 fn an_enemy_seen_once_the_staged_move_is_made_may_be_attacked() {
     let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("fog.oc")).unwrap());
     let mut session = Session::new(&setup, &Options { players: [false, true], ai: "greedy".into(), seed: 1 }).unwrap();
-    for _ in 0..40 {
+    let (unit, target) = first_turn_where(&mut session, "an enemy came into a staged move's sight", |session| {
         let b = session.battle();
         let viewer = session.viewer();
         let sight = b.sight(viewer);
@@ -644,69 +655,55 @@ fn an_enemy_seen_once_the_staged_move_is_made_may_be_attacked() {
             reach.sort();
             tries.extend(reach.into_iter().map(|t| (unit, t)));
         }
-        let mut found = None;
         for (unit, to) in tries {
             if session.stage(session.version(), unit, to).is_err() {
                 continue;
             }
             let listed = session.choices(unit, None).unwrap().targets;
             if let Some(target) = listed.into_iter().find(|k| unseen.contains(k)) {
-                found = Some((unit, target));
-                break;
+                return Some((unit, target));
             }
             session.undo(session.version()).unwrap();
         }
-        let Some((unit, target)) = found else {
-            let unit = session.battle().may_act(viewer).first().copied().expect("a unit to act");
-            session.end(session.version(), unit).unwrap();
-            assert!(!session.over(), "the battle ended before an enemy came into a staged move's sight");
-            continue;
-        };
-        session.forecast(unit, target, None).expect("the forecast of a listed target");
-        let turns = session.records().len();
-        let attack = oc_engine::battle::Act::Attack { target };
-        session.act(session.version(), unit, None, attack).expect("the attack on a listed target");
-        assert!(session.records().len() > turns, "its turn was played");
-        return;
-    }
-    panic!("no enemy came into a staged move's sight in 40 turns");
+        None
+    });
+    session.forecast(unit, target, None).expect("the forecast of a listed target");
+    let turns = session.records().len();
+    let attack = oc_engine::battle::Act::Attack { target };
+    session.act(session.version(), unit, None, attack).expect("the attack on a listed target");
+    assert!(session.records().len() > turns, "its turn was played");
 }
 
+/// Under fog a move its side saw open, onto or through an enemy out of sight, is an ambush: the
+/// unit stops short on the way and its turn ends there. (A review probed tiles with moves the
+/// page offered: "cannot reach (17, 8)" told where a hidden enemy stood, and undo made it free.)
 #[test]
 fn a_move_into_an_unseen_enemy_stops_short_and_ends_the_turn() {
     let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("fog.oc")).unwrap());
     let mut session = Session::new(&setup, &Options { players: [true, false], ai: "greedy".into(), seed: 1 }).unwrap();
-    // Wait until one of the player's units sees, as open, a tile an unseen enemy stands on.
-    for _ in 0..40 {
+    // One of the player's units sees, as open, a tile an unseen enemy stands on.
+    let what = "a unit saw open a tile an enemy out of sight stands on";
+    let (unit, at) = first_turn_where(&mut session, what, |session| {
         let b = session.battle();
         let viewer = session.viewer();
         let sight = b.sight(viewer);
-        let found = b.may_act(viewer).into_iter().find_map(|unit| {
+        b.may_act(viewer).into_iter().find_map(|unit| {
             let seen = b.reachable_as_seen(unit, &sight).ok()?;
             let hidden =
                 b.units.iter().find(|e| e.side != viewer && e.hp > 0 && !sight.sees(e.pos) && seen.contains_key(&e.pos))?;
             Some((unit, hidden.pos))
-        });
-        let version = session.version();
-        let Some((unit, at)) = found else {
-            let unit = b.may_act(viewer).first().copied().expect("a unit to act");
-            session.end(version, unit).unwrap();
-            assert!(!session.over(), "the battle ended before an ambush could be tried");
-            continue;
-        };
-        let from = b.units[unit].pos;
-        session.stage(version, unit, at).expect("the tile is offered");
-        let turns = session.records().len();
-        session.act(session.version(), unit, None, oc_engine::battle::Act::Wait).expect("an ambush, not a refusal");
-        let b = session.battle();
-        let stood = b.units[unit].pos;
-        assert_ne!(stood, at, "it did not walk onto the enemy");
-        assert!(dist(stood, at) <= dist(from, at), "it stopped on the way: {from:?} -> {stood:?} toward {at:?}");
-        assert!(session.records().len() > turns, "its turn was played");
-        assert!(session.undo(session.version()).is_err(), "nothing to take back: the turn is over");
-        return;
-    }
-    panic!("no unit met an enemy out of sight on a tile it saw open in 40 turns");
+        })
+    });
+    let from = session.battle().units[unit].pos;
+    session.stage(session.version(), unit, at).expect("the tile is offered");
+    let turns = session.records().len();
+    session.act(session.version(), unit, None, oc_engine::battle::Act::Wait).expect("an ambush, not a refusal");
+    let b = session.battle();
+    let stood = b.units[unit].pos;
+    assert_ne!(stood, at, "it did not walk onto the enemy");
+    assert!(dist(stood, at) <= dist(from, at), "it stopped on the way: {from:?} -> {stood:?} toward {at:?}");
+    assert!(session.records().len() > turns, "its turn was played");
+    assert!(session.undo(session.version()).is_err(), "nothing to take back: the turn is over");
 }
 
 /// "End turn" after a move ends the turn where the move took the unit (it stayed where it was,

@@ -227,6 +227,16 @@ fn each_decision(mut look: impl FnMut(&Battle, At)) {
 /// An AI's choice in a battle, made by a fresh one.
 type Choose = fn(&Battle) -> Option<Turn>;
 
+/// Greedy, the tactician, the default (the planner) and `searcher`, each fresh for each choice.
+fn fresh_ais() -> [(&'static str, Choose); 4] {
+    [
+        ("greedy", |b| crate::ai::Greedy::default().choose(b)),
+        ("tactician", |b| crate::ai::Tactician::default().choose(b)),
+        ("planner", |b| crate::ai::Planner::default().choose(b)),
+        ("searcher", |b| crate::ai::Planner::wide().choose(b)),
+    ]
+}
+
 /// Greedy, the tactician, the default (the planner) and `searcher`, fresh for each decision, choose
 /// the same turn in the battle as in each copy of it with an enemy out of sight moved elsewhere out
 /// of sight (or wounded, afflicted, spent, rearmed, stripped, turned, broken or weakened there), at
@@ -246,12 +256,7 @@ type Choose = fn(&Battle) -> Option<Turn>;
 #[test]
 fn an_enemy_moved_in_the_dark_changes_no_decision() {
     let (mut by_scenario, mut differed) = (std::collections::BTreeMap::<String, usize>::new(), Vec::new());
-    let ais: [(&str, Choose); 4] = [
-        ("greedy", |b| crate::ai::Greedy::default().choose(b)),
-        ("tactician", |b| crate::ai::Tactician::default().choose(b)),
-        ("planner", |b| crate::ai::Planner::default().choose(b)),
-        ("searcher", |b| crate::ai::Planner::wide().choose(b)),
-    ];
+    let ais = fresh_ais();
     each_decision(|b, at| {
         // The changed copies, made once a decision for every AI.
         let variants = in_the_dark(b);
@@ -345,12 +350,7 @@ fn a_declarers_secret_move_changes_no_answer() {
         )
     };
     let fields = [storm(), scenarios().swap_remove(0)];
-    let ais: [(&str, Choose); 4] = [
-        ("greedy", |b| crate::ai::Greedy::default().choose(b)),
-        ("tactician", |b| crate::ai::Tactician::default().choose(b)),
-        ("planner", |b| crate::ai::Planner::default().choose(b)),
-        ("searcher", |b| crate::ai::Planner::wide().choose(b)),
-    ];
+    let ais = fresh_ais();
     let (mut answers, mut compared, mut differed) = (0, 0, Vec::new());
     for (engine, map) in &fields {
         let s = &engine.rules.scenarios[0];
