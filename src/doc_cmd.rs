@@ -63,8 +63,8 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
     if !wrong.is_empty() {
         report::verdict(1);
         // Drawn against oc.toml's text, as `oc check` and `oc fmt` draw them.
-        let text = settings.as_ref().and_then(|p| p.manifest.as_ref()).map_or("", |(_, t)| t.as_str());
-        let manifest = report::OneFile { path: "oc.toml", text };
+        let empty = report::OneFile { path: oc_project::manifest::FILE_NAME, text: "" };
+        let manifest = settings.as_ref().map_or(empty, report::manifest);
         let reports = report::Reports::new(&manifest);
         for d in &wrong {
             err!("{}", reports.render(d, style()));

@@ -40,8 +40,7 @@ pub fn fmt(paths: &[PathBuf], check: bool) -> u8 {
 }
 
 fn format_project(project: &Project, check: bool, style: Style, tally: &mut Tally) {
-    let manifest_text = project.manifest.as_ref().map_or("", |(_, t)| t.as_str());
-    let manifest = OneFile { path: "oc.toml", text: manifest_text };
+    let manifest = report::manifest(project);
     let reports = report::Reports::new(&manifest);
     for d in &project.manifest_diagnostics {
         err!("{}", reports.render(d, style));

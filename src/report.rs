@@ -318,6 +318,12 @@ pub fn render(sources: &dyn Sources, d: &Diagnostic, style: Style) -> String {
     Reports::new(sources).render(d, style)
 }
 
+/// A project's oc.toml as its diagnostics are drawn against it (empty where it has none).
+pub fn manifest(project: &oc_project::Project) -> OneFile<'_> {
+    let text = project.manifest.as_ref().map_or("", |(_, t)| t.as_str());
+    OneFile { path: oc_project::manifest::FILE_NAME, text }
+}
+
 /// The JSON object of the diagnostics contract.
 pub fn json(sources: &dyn Sources, diagnostics: &[Diagnostic], files: usize) -> serde_json::Value {
     oc_render::diagnostics::Reports::new(sources).json(diagnostics, files)
