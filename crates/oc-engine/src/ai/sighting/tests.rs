@@ -51,7 +51,7 @@ fn scenarios() -> Vec<(Engine, oc_model::BattleMap)> {
         by_night(
             ("taizel.oc", include_str!("../../../../../scenarios/skirmish-taizel.oc")),
             ("maps/taizel.map.toml", include_str!("../../../../../scenarios/maps/taizel.map.toml")),
-            "rounds 24 then defender",
+            "rounds 18 then defender",
         ),
     ]
 }
