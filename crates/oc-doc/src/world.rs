@@ -655,14 +655,8 @@ pub fn scenarios(input: &Input, search: &mut Vec<Entry>, pictures: &mut BTreeMap
         p.blocks.push(heading(Kind::Army, &a.name, a.title.as_deref()));
         let mut facts =
             vec![("For".to_string(), vec![name(rules, Kind::Scenario, &a.scenario), text(format!(" as the {}", a.side.word()))])];
-        let total: i64 = a
-            .units
-            .iter()
-            .map(|u| {
-                rules.class(&u.class).map_or(0, |c| c.cost)
-                    + u.items.iter().filter_map(|i| rules.item(i)).map(|i| i.cost).sum::<i64>()
-            })
-            .sum();
+        // As the compiler counts it against the war chest: each figure bought with its kit.
+        let total = oc_compiler::scenario::army_cost(rules, a);
         let chest = rules.scenario(&a.scenario).map(|s| s.side(a.side).war_chest);
         let spent = match chest {
             Some(c) => format!("{total} of a war chest of {c}"),
@@ -671,20 +665,28 @@ pub fn scenarios(input: &Input, search: &mut Vec<Entry>, pictures: &mut BTreeMap
         facts.push(("Costs".to_string(), vec![text(spent)]));
         facts.extend(source(input, Kind::Army, &a.name));
         p.blocks.push(Block::Facts(facts));
-        let head = ["unit", "class", "items", "tags", "cost"].iter().map(|h| vec![text(*h)]).collect();
+        // Units of several figures (seed 003) say how many; an army of single figures has no
+        // such column.
+        let figures = a.units.iter().any(|u| u.figures > 1);
+        let head = ["unit", "class", "figures", "items", "tags", "cost"]
+            .iter()
+            .filter(|h| figures || **h != "figures")
+            .map(|h| vec![text(*h)])
+            .collect();
         let rows = a
             .units
             .iter()
             .map(|u| {
-                let cost = rules.class(&u.class).map_or(0, |c| c.cost)
-                    + u.items.iter().filter_map(|i| rules.item(i)).map(|i| i.cost).sum::<i64>();
-                vec![
-                    vec![code(u.name.clone())],
-                    vec![name(rules, Kind::Class, &u.class)],
+                let mut row = vec![vec![code(u.name.clone())], vec![name(rules, Kind::Class, &u.class)]];
+                if figures {
+                    row.push(vec![text(u.figures.max(1).to_string())]);
+                }
+                row.extend([
                     names(rules, Kind::Item, &u.items),
                     names(rules, Kind::Tag, &u.tags),
-                    vec![text(cost.to_string())],
-                ]
+                    vec![text(oc_compiler::scenario::unit_cost(rules, u).to_string())],
+                ]);
+                row
             })
             .collect();
         p.blocks.push(Block::Table { head, rows });

@@ -190,3 +190,39 @@ fn a_home_brew_file_is_documented_like_the_standard_library() {
     assert!(sharp.contains("damage_bonus += 1"), "{sharp}");
     assert!(sharp.contains("href=\"items.html#item-Edge\""), "Used by: {sharp}");
 }
+
+/// An army of units of several figures (seed 003: "buy their armies, figure-by-figure") costs
+/// on its page what the compiler counts against the war chest, each unit's row says its
+/// figures, and the units' costs sum to it (the page counted one figure a unit: the shipped
+/// Narube host "198 of a war chest of 750").
+#[test]
+fn an_army_of_figures_costs_on_its_page_what_the_war_chest_counts() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+    let mut host: oc_compiler::MemoryHost = [
+        ("battlestorm-narube.oc", read("battlestorm-narube.oc")),
+        ("maps/narube-river.map.toml", read("maps/narube-river.map.toml")),
+    ]
+    .into_iter()
+    .collect();
+    let mut ws = Workspace::new();
+    let (c, unreadable) = ws.compile(&mut host, &["battlestorm-narube.oc".to_string()]);
+    assert!(unreadable.is_empty() && c.error_count() == 0, "{:?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let site = build(&Input::new("narube", &rules).with_files(&ws, &c.files));
+    let page = text_of(&site, "scenarios.html");
+    for army in &rules.armies {
+        assert!(army.units.iter().any(|u| u.figures > 1), "{} has units of figures", army.name);
+        let part = section(&page, &anchor(Kind::Army, &army.name)).unwrap();
+        let total = oc_compiler::scenario::army_cost(&rules, army);
+        let chest = rules.scenario(&army.scenario).unwrap().side(army.side).war_chest;
+        assert!(part.contains(&format!("{total} of a war chest of {chest}")), "{}: {part}", army.name);
+        assert!(part.contains(">figures<"), "{part}");
+        let costs: i64 = army.units.iter().map(|u| oc_compiler::scenario::unit_cost(&rules, u)).sum();
+        assert_eq!(costs, total);
+        for u in &army.units {
+            let row = format!("<td>{}</td>", u.figures);
+            assert!(part.contains(&row), "{}: {row} in {part}", u.name);
+        }
+    }
+}
