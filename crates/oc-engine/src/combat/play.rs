@@ -432,6 +432,12 @@ impl Exchange<'_> {
                 damage = damage.max(ctx.formula(ir.roles.damage, &mut cache).int().max(0));
                 crit_damage = crit_damage.max(ctx.formula(ir.roles.critical_damage, &mut cache).int().max(0));
             }
+            // A crit of the damage dice adds a die: the most a hit deals is reached only with it
+            // (every die at its most fires it), so that is the most a crit deals (seed 002's
+            // forecast said "Crit damage up to 0" beside a hit of 2).
+            if fires > 0.0 {
+                crit_damage = crit_damage.max(damage);
+            }
         }
         // Given a hit; only where hits differ in damage beyond hit versus critical hit.
         let crit_only = by_damage.len() <= 2 && by_damage.iter().all(|(d, _)| *d == damage || *d == crit_damage);
