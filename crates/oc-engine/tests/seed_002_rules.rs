@@ -759,3 +759,22 @@ fn after_three_crawls_a_prone_unit_may_not_stand_up_but_may_still_guard() {
     b.turn(guard(0, "GuardStrength")).unwrap();
     assert_eq!(b.resource(0, "stamina"), Some(1), "the Guard after three crawls: {:?}", b.log.last());
 }
+
+#[test]
+fn a_shield_beside_a_two_handed_weapon_blocks_nothing() {
+    // "Block – While you have a shield equipped, roll Strength in response to being attacked and
+    // add the result plus your shield's block value to your Armor value"; "a two-handed weapon".
+    // Reading: a two-handed weapon in hand takes both hands, so a shield carried beside it blocks
+    // nothing (a Warrior with a Greatsword and a Tower Shield blocked every blow).
+    let e = stamina();
+    let brute = u("Brute", "Warhammer");
+    let forecast = |weapon: &str, accessory: Option<&str>| {
+        let warrior = Loadout { accessory: accessory.map(Into::into), ..u("Warrior", weapon) };
+        Exchange::new(&e, &brute, &warrior, 1).unwrap().forecast()
+    };
+    let (bare, shielded) = (forecast("Greatsword", None), forecast("Greatsword", Some("TowerShield")));
+    assert_eq!(bare.defender_hp, shielded.defender_hp, "two hands: the shield blocks nothing");
+    let (bare, shielded) = (forecast("Longsword", None), forecast("Longsword", Some("TowerShield")));
+    let unhurt = |f: &oc_engine::Forecast| f.defender_hp.get(&f.defender.hp).copied().unwrap_or(0.0);
+    assert!(unhurt(&shielded) > unhurt(&bare) + 0.05, "one hand: it blocks ({} against {})", unhurt(&shielded), unhurt(&bare));
+}
