@@ -203,6 +203,15 @@ fn hint_fixtures_match_their_expectations() {
             for meant in ["Lucky", "Brave", "Canto", "Flying"] {
                 assert!(actual.contains(&format!("did you mean `{meant}`?")), "{stem}: {actual}");
             }
+        } else if stem == "joins_misspelt" {
+            assert!(first_help.contains("did you mean `Band`?"), "{stem}: {first_help}");
+        } else if stem == "figures_out_of_range" {
+            // Nought figures: write one; past the most: split the body.
+            assert!(
+                actual.contains("has 0 figures; a unit has 1 to 60\n    help: a unit has at least one figure: write `figures 1`"),
+                "{stem}: {actual}"
+            );
+            assert!(actual.contains("has 61 figures; a unit has 1 to 60\n    help: split a larger body"), "{stem}: {actual}");
         } else if stem.starts_with("army_") {
             // Units named with what makes them count, or with their price.
             assert!(first_help.contains("Neimi (IronBow") || first_help.contains("Seth 4000"), "{stem}: {first_help}");

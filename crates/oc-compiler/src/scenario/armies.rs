@@ -195,11 +195,17 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
                 Some(_) => None,
             };
             if let Some(why) = why {
-                diags.push(
-                    Diagnostic::error(ARMY_JOINS, host.span, why)
-                        .with_label("the unit joined")
-                        .with_help("name another unit of the army that joins nobody"),
-                );
+                // A misspelt name: the unit of the army it was meant to be, where one may be joined.
+                let joinable = def.units.iter().filter(|v| v.joins.is_none() && v.name.value != u.name.value);
+                let meant = target
+                    .is_none()
+                    .then(|| oc_diag::did_you_mean(&host.value, joinable.map(|v| v.name.value.as_str())))
+                    .flatten();
+                let help = match meant {
+                    Some(m) => format!("did you mean `{m}`?"),
+                    None => "name another unit of the army that joins nobody".to_string(),
+                };
+                diags.push(Diagnostic::error(ARMY_JOINS, host.span, why).with_label("the unit joined").with_help(help));
             }
         }
         let Some(class) = rules.class(&u.class.value) else {
@@ -230,7 +236,11 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
                     format!("`{}` has {} figures; a unit has 1 to {}", u.name.value, n.value, m::MAX_FIGURES),
                 )
                 .with_label("the unit's figures")
-                .with_help(format!("split a larger body into several units of at most {} figures", m::MAX_FIGURES)),
+                .with_help(if n.value < 1 {
+                    "a unit has at least one figure: write `figures 1` (or leave `figures` out for one)".to_string()
+                } else {
+                    format!("split a larger body into several units of at most {} figures", m::MAX_FIGURES)
+                }),
             );
         }
         if u.items.len() > inventory {
