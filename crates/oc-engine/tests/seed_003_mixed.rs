@@ -108,7 +108,7 @@ fn a_unit_of_mixed_troop_types_may_not_form_a_phalanx_or_closed_order() {
         let mut b = arena::battle_seeded(&engine, &map, DEPLOY, 2);
         arena::to_act(&mut b, SideId::Defender);
         let e = change(&mut b, tag).unwrap_err();
-        assert!(e.contains("cannot Inflict now: a requirement of the action is not met"), "{tag}: {e}");
+        assert!(e.contains(&format!("cannot take {tag} now: a requirement of the action is not met")), "{tag}: {e}");
     }
     let mut b = arena::battle_seeded(&engine, &map, DEPLOY, 2);
     arena::to_act(&mut b, SideId::Defender);

@@ -426,7 +426,6 @@ impl<'e> Battle<'e> {
         paid: Option<i64>,
     ) -> Result<String, BattleError> {
         let u = self.state.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
-        let verb = a.verb().unwrap_or(m::Verb::Reveal);
         // Range and target kind.
         let (spot, target_unit) = match a.action.target {
             m::ActionTarget::Tile | m::ActionTarget::Door | m::ActionTarget::Chest => (tile.unwrap_or(u.pos), None),
@@ -434,7 +433,7 @@ impl<'e> Battle<'e> {
             _ => {
                 // `self_or_ally` without a unit named: the user itself.
                 let target = target.or((a.action.target == m::ActionTarget::SelfOrAlly).then_some(i));
-                let t = target.ok_or_else(|| BattleError::refused(Rule::Target, format!("{verb:?} needs a target unit")))?;
+                let t = target.ok_or_else(|| BattleError::refused(Rule::Target, format!("{} needs a target unit", a.tag)))?;
                 let f = self.state.units.get(t).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {t}")))?;
                 let ok = match a.action.target {
                     m::ActionTarget::Ally => f.side == u.side && t != i,
@@ -476,15 +475,16 @@ impl<'e> Battle<'e> {
                 return Err(BattleError::refused(
                     Rule::Target,
                     format!(
-                        "{} is {dist} tiles away; {verb:?} reaches {lo}..{hi}",
-                        if target_unit.is_some() { "the target" } else { "the tile" }
+                        "{} is {dist} tiles away; {} reaches {lo}..{hi}",
+                        if target_unit.is_some() { "the target" } else { "the tile" },
+                        a.tag
                     ),
                 ));
             }
             if !a.action.requires.iter().all(|r| scene.holds(r, &a.args)) {
                 return Err(BattleError::refused(
                     Rule::Requirement,
-                    format!("{} cannot {verb:?} now: a requirement of the action is not met", u.name),
+                    format!("{} cannot take {} now: a requirement of the action is not met", u.name, a.tag),
                 ));
             }
             (!charged).then(|| scene.parts())
