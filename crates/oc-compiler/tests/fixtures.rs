@@ -203,6 +203,8 @@ fn hint_fixtures_match_their_expectations() {
             for meant in ["Lucky", "Brave", "Canto", "Flying"] {
                 assert!(actual.contains(&format!("did you mean `{meant}`?")), "{stem}: {actual}");
             }
+        } else if stem == "class_and_item_misspelt" {
+            assert!(actual.contains("did you mean `Fighter`?") && actual.contains("did you mean `IronAxe`?"), "{stem}: {actual}");
         } else if stem == "joins_misspelt" {
             assert!(first_help.contains("did you mean `Band`?"), "{stem}: {first_help}");
         } else if stem == "figures_out_of_range" {

@@ -210,6 +210,11 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
         }
         let Some(class) = rules.class(&u.class.value) else {
             diags.push(unknown(UNKNOWN_CLASS, "class", &u.class, rules.classes.iter().map(|c| c.name.as_str()).collect()));
+            // Its items are named whatever the class: a misspelt one is said now, not after the
+            // class is mended.
+            for i in u.items.iter().filter(|i| rules.item(&i.value).is_none()) {
+                diags.push(unknown(UNKNOWN_ITEM, "item", i, rules.items.iter().map(|i| i.name.as_str()).collect()));
+            }
             continue;
         };
         let class_ok = (side.allowed_classes.is_empty() || side.allowed_classes.iter().any(|n| *n == class.name))
