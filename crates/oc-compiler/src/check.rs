@@ -507,13 +507,7 @@ impl<'a> Checker<'a> {
     // ------------------------------------------------------------------ tags and statuses
 }
 
-fn article(word: &str) -> String {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        format!("an {word}")
-    } else {
-        format!("a {word}")
-    }
-}
+use oc_diag::article;
 
 fn literal_text(l: &ast::Literal) -> String {
     match l {

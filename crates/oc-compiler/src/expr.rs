@@ -706,9 +706,5 @@ fn model_op(op: BinaryOp) -> m::BinaryOp {
 
 /// "an Int", "a Rating".
 fn a_type(name: &str) -> String {
-    if name.starts_with(['A', 'E', 'I', 'O', 'U']) {
-        format!("an {name}")
-    } else {
-        format!("a {name}")
-    }
+    oc_diag::article(name)
 }

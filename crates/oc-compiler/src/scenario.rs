@@ -346,13 +346,7 @@ fn cond_regions(c: &ast::Cond, out: &mut Vec<(Spanned<String>, Option<&'static s
     }
 }
 
-fn article(word: &str) -> String {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        format!("an {word}")
-    } else {
-        format!("a {word}")
-    }
-}
+use oc_diag::article;
 
 /// Tags that give the action performing `verb`, directly or through `grant`.
 pub fn tags_enabling(rules: &m::Rules, verb: m::Verb) -> BTreeSet<String> {

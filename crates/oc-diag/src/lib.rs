@@ -251,6 +251,15 @@ pub fn first_and_more<S: AsRef<str>>(names: &[S], shown: usize) -> String {
     words
 }
 
+/// `word` with its indefinite article by its first letter: "an Adept", "a Knight", "an Int".
+pub fn article(word: &str) -> String {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) {
+        format!("an {word}")
+    } else {
+        format!("a {word}")
+    }
+}
+
 /// Names longer than this get no did-you-mean (the distance is quadratic in the lengths).
 pub const MAX_SUGGESTION_LEN: usize = 64;
 
@@ -389,6 +398,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_article_by_the_first_letter() {
+        assert_eq!(article("ElvenBowWoman"), "an ElvenBowWoman");
+        assert_eq!(article("adept"), "an adept");
+        assert_eq!(article("Knight"), "a Knight");
+        assert_eq!(article("Int"), "an Int");
     }
 
     #[test]

@@ -95,7 +95,7 @@ pub fn item_refusals(class: &m::Class, item: &m::Item, who: Option<&str>) -> Vec
         if item.kind == m::ItemKind::Weapon && !wields.contains(wt.as_str()) {
             out.push((
                 ARMY_WIELD,
-                format!("a {} cannot wield {} (`{}`)", class.name, wt, item.name),
+                format!("{} cannot wield {} (`{}`)", oc_diag::article(&class.name), wt, item.name),
                 format!("{} wields {}", class.name, wields.iter().copied().collect::<Vec<_>>().join(", ")),
             ));
         }
@@ -473,7 +473,7 @@ fn counts_because(rules: &m::Rules, unit: &m::ArmyUnit, selector: &m::Selector) 
     let items = || unit.items.iter().filter_map(|i| rules.item(i));
     Some(match selector {
         m::Selector::Any => "every unit".to_string(),
-        m::Selector::Class(c) => format!("a {c}"),
+        m::Selector::Class(c) => oc_diag::article(c),
         m::Selector::WithTag(t) => {
             if unit.tags.contains(t) {
                 format!("granted {t}")
