@@ -99,7 +99,11 @@ pub fn play(a: PlayArgs) -> u8 {
     }
     match session.outcome() {
         Some((o, reason)) => errln!("{} ({reason})", oc_play::setup::outcome_word(*o)),
-        None if ended.log_saved => errln!("the game is not over; continue it with --resume"),
+        // The command that continues it, as `oc battle` says it of an unfinished game.
+        None if ended.log_saved => match a.log.as_ref().or(a.resume.as_ref()) {
+            Some(log) => errln!("the game is not over: continue it with `oc play {} --resume {}`", file.display(), log.display()),
+            None => errln!("the game is not over; continue it with --resume"),
+        },
         None if a.log.is_some() || a.resume.is_some() => errln!("the game is not over, and its log was never saved"),
         None => errln!("the game is not over (not saved: --log FILE keeps a game to continue with --resume)"),
     }

@@ -244,3 +244,45 @@ fn the_page_offers_only_what_the_rules_take_in_chromium() {
     assert!(p.stopped, "oc play stops when the page quits it");
     replays_identically(&p.log);
 }
+
+/// A game quit before its end (`POST /api/quit`, as the page's Quit does) tells the player the
+/// command that continues it, with its log (it said "continue it with --resume" alone: a
+/// newcomer review), and that command continues it. No browser: the request is sent over TCP.
+#[test]
+fn a_game_quit_early_says_the_command_that_continues_it() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("game.log");
+    let serve = |args: &[&str]| {
+        let mut server = Command::new(env!("CARGO_BIN_EXE_oc"))
+            .current_dir(repo())
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(server.stdout.take().unwrap()).read_line(&mut first).unwrap();
+        let url = first.split_whitespace().find(|w| w.starts_with("http://127.0.0.1:")).unwrap().to_string();
+        let (address, token) = url.trim_start_matches("http://").split_once("/?token=").unwrap();
+        let mut tcp = std::net::TcpStream::connect(address).unwrap();
+        let request = format!(
+            "POST /api/quit HTTP/1.1\r\nHost: {address}\r\nX-OC-Token: {token}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        );
+        tcp.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        let _ = tcp.read_to_string(&mut answer);
+        assert!(answer.contains("\"quit\":true"), "{answer}");
+        assert!(wait_or_kill(&mut server), "oc play stops when asked to quit");
+        let mut said = String::new();
+        server.stderr.take().unwrap().read_to_string(&mut said).unwrap();
+        said
+    };
+    let said = serve(&["play", "scenarios/grado-keep.oc", "--log", log.to_str().unwrap()]);
+    let command = format!("oc play scenarios/grado-keep.oc --resume {}", log.display());
+    assert!(said.contains(&format!("the game is not over: continue it with `{command}`")), "{said}");
+    // The command said continues it (and, quit again, says the same).
+    let words: Vec<&str> = command.split(' ').skip(1).collect();
+    let again = serve(&words);
+    assert!(again.contains(&format!("continue it with `{command}`")), "{again}");
+}
