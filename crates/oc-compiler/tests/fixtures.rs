@@ -203,6 +203,18 @@ fn hint_fixtures_match_their_expectations() {
             for meant in ["Lucky", "Brave", "Canto", "Flying"] {
                 assert!(actual.contains(&format!("did you mean `{meant}`?")), "{stem}: {actual}");
             }
+        } else if stem == "figures_with_a_colon" {
+            assert!(first_help.contains("`figures` is followed by its value, with no `:`"), "{stem}: {first_help}");
+        } else if stem == "figures_with_a_comma" {
+            assert!(
+                first_help.contains("entries follow one another without one: `figures 10 items Axe`"),
+                "{stem}: {first_help}"
+            );
+        } else if stem == "figures_before_the_class" {
+            assert!(
+                first_help.contains("inside its braces, after its class: `unit Braves: Savage { figures 10"),
+                "{stem}: {first_help}"
+            );
         } else if stem == "class_and_item_misspelt" {
             assert!(actual.contains("did you mean `Fighter`?") && actual.contains("did you mean `IronAxe`?"), "{stem}: {actual}");
         } else if stem == "joins_misspelt" {

@@ -343,6 +343,24 @@ fn dangling_operator(text: &str, pos: usize) -> Option<usize> {
 
 fn help_for(expected: &[String], text: &str, pos: usize) -> String {
     let found = text.get(pos..).unwrap_or("");
+    // The line so far, and the word just before `pos` on it.
+    let line = text.get(..pos).map_or("", |before| before.rsplit('\n').next().unwrap_or(""));
+    let previous = line.trim_end().rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+    // `figures: 10`, `cost = 40`: an entry's keyword is followed by its value alone.
+    if (found.starts_with(':') || found.starts_with('=')) && crate::keywords::is_grammar_keyword(previous) {
+        let sign = found.get(..1).unwrap_or(":");
+        return format!("`{previous}` is followed by its value, with no `{sign}`: `{previous} 10`, say");
+    }
+    // `figures 10, items ...`: a comma parts the names of a list (`items Axe, Bow`), not entries.
+    if found.starts_with(',') && !expected.iter().any(|e| e == "`,`") {
+        return "a `,` parts the names of one list (`items Axe, Bow`); entries follow one another without one: `figures 10 items Axe`".to_string();
+    }
+    // `unit Braves: 10 Savage`: a unit's figures go inside its braces.
+    if found.starts_with(|c: char| c.is_ascii_digit()) && line.trim_start().starts_with("unit ") && line.trim_end().ends_with(':')
+    {
+        return "a unit's figures are written inside its braces, after its class: `unit Braves: Savage { figures 10 items Axe }`"
+            .to_string();
+    }
     if expected.iter().any(|e| e.contains("`4d6kh3`")) {
         return "a die is written `d` and its sides, after how many to roll: `d100`, `2d6`; `d10!` explodes, `4d6kh3` keeps the highest 3".to_string();
     }
