@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use oc_diag::{did_you_mean, Diagnostic, Span, Spanned};
+use oc_diag::{article, did_you_mean, Diagnostic, Span, Spanned};
 use oc_model as m;
 use oc_model::Type;
 use oc_syntax::ast;
@@ -506,8 +506,6 @@ impl<'a> Checker<'a> {
 
     // ------------------------------------------------------------------ tags and statuses
 }
-
-use oc_diag::article;
 
 fn literal_text(l: &ast::Literal) -> String {
     match l {

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use oc_diag::{did_you_mean, Diagnostic, FileId, Span, Spanned};
+use oc_diag::{article, did_you_mean, Diagnostic, FileId, Span, Spanned};
 use oc_model as m;
 use oc_syntax::ast;
 
@@ -345,8 +345,6 @@ fn cond_regions(c: &ast::Cond, out: &mut Vec<(Spanned<String>, Option<&'static s
         _ => {}
     }
 }
-
-use oc_diag::article;
 
 /// Tags that give the action performing `verb`, directly or through `grant`.
 pub fn tags_enabling(rules: &m::Rules, verb: m::Verb) -> BTreeSet<String> {

@@ -204,7 +204,10 @@ fn hint_fixtures_match_their_expectations() {
                 assert!(actual.contains(&format!("did you mean `{meant}`?")), "{stem}: {actual}");
             }
         } else if stem == "figures_with_a_colon" {
-            assert!(first_help.contains("`figures` is followed by its value, with no `:`"), "{stem}: {first_help}");
+            assert!(
+                first_help.contains("write the value right after `figures`, with no `:` between them"),
+                "{stem}: {first_help}"
+            );
         } else if stem == "figures_with_a_comma" {
             assert!(
                 first_help.contains("entries follow one another without one: `figures 10 items Axe`"),

@@ -349,7 +349,7 @@ fn help_for(expected: &[String], text: &str, pos: usize) -> String {
     // `figures: 10`, `cost = 40`: an entry's keyword is followed by its value alone.
     if (found.starts_with(':') || found.starts_with('=')) && crate::keywords::is_grammar_keyword(previous) {
         let sign = found.get(..1).unwrap_or(":");
-        return format!("`{previous}` is followed by its value, with no `{sign}`: `{previous} 10`, say");
+        return format!("write the value right after `{previous}`, with no `{sign}` between them");
     }
     // `figures 10, items ...`: a comma parts the names of a list (`items Axe, Bow`), not entries.
     if found.starts_with(',') && !expected.iter().any(|e| e == "`,`") {
