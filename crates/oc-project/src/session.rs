@@ -151,12 +151,17 @@ impl Session {
     /// rechecks it.
     pub fn invalidate(&mut self, changed: &[String]) {
         let hit = |file: &str| is_hit(changed, file);
-        // A scenario whose map is missing is told the project's map nearest its path: where a
-        // map appears or goes, that may change (what `oc check` would say now).
-        let maps_listed = changed.iter().any(|c| crate::discover::is_map(c));
+        // A file that imports a missing one is told the project's source nearest its path, and a
+        // scenario whose map is missing the nearest map: where a source or a map appears or goes,
+        // or a folder that may hold them (renamed, removed), that may change (what `oc check`
+        // would say now). The help named `lib/tags.oc` after `lib` was renamed `lib2`.
         let root_dir = self.root.clone();
-        let missing_map = |r: &RootResult| r.deps.iter().any(|d| crate::discover::is_map(d) && !root_dir.join(d).is_file());
-        self.roots.retain(|root, r| !(hit(root) || r.deps.iter().any(|f| hit(f)) || (maps_listed && missing_map(r))));
+        let listed =
+            |c: &String| c.is_empty() || crate::discover::is_map(c) || c.ends_with(".oc") || !root_dir.join(c.as_str()).is_file();
+        let listing = changed.iter().any(listed);
+        let suggested = |d: &String| crate::discover::is_map(d) || (d.ends_with(".oc") && !d.starts_with("<std>"));
+        let missing = |r: &RootResult| r.deps.iter().any(|d| suggested(d) && !root_dir.join(d.as_str()).is_file());
+        self.roots.retain(|root, r| !(hit(root) || r.deps.iter().any(|f| hit(f)) || (listing && missing(r))));
         let stale: Vec<String> = self
             .workspace
             .files()
@@ -500,5 +505,42 @@ impl Session {
         } else {
             self.workspace.file(id).map_or("", |f| f.text.as_str())
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+mod tests {
+    use super::Session;
+
+    /// The help of each missing import, as a run of `session` over the project at `root` says it.
+    fn import_helps(session: &mut Session, root: &std::path::Path) -> Vec<String> {
+        let project = crate::discover::discover(&[root.to_path_buf()]).unwrap().into_iter().next().unwrap();
+        let run = session.run(&project).unwrap();
+        run.diagnostics.iter().filter(|d| d.code == "oc::import::not_found").map(|d| d.help.clone()).collect()
+    }
+
+    /// A file importing a missing one is told the project's source nearest its path: one that
+    /// appears elsewhere (`lub/tag.oc` beside an import of `lib/tag.oc`), or moves with its folder,
+    /// changes what a watch's next run tells, as `oc check` would (only a map appearing or going
+    /// rechecked what a file may be told).
+    #[test]
+    fn a_missing_import_s_suggestion_follows_the_sources_that_appear() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("oc.toml"), "[project]\nname = \"p\"\n").unwrap();
+        std::fs::write(root.join("unit.oc"), "import \"lib/tag.oc\"\n").unwrap();
+        let mut session = Session::new(root.to_path_buf());
+        let before = import_helps(&mut session, root);
+        assert!(before.len() == 1 && !before[0].contains("did you mean"), "{before:?}");
+        std::fs::create_dir(root.join("lub")).unwrap();
+        std::fs::write(root.join("lub/tag.oc"), "tag Sharp on weapon doc \"Cuts.\" { damage_bonus += 1 }\n").unwrap();
+        session.invalidate(&["lub".to_string()]);
+        let after = import_helps(&mut session, root);
+        assert!(after.len() == 1 && after[0].contains("did you mean `lub/tag.oc`?"), "{after:?}");
+        std::fs::rename(root.join("lub"), root.join("lab")).unwrap();
+        session.invalidate(&["lub".to_string(), "lab".to_string()]);
+        let moved = import_helps(&mut session, root);
+        assert!(moved.len() == 1 && moved[0].contains("did you mean `lab/tag.oc`?"), "{moved:?}");
     }
 }
