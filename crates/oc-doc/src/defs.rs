@@ -367,14 +367,55 @@ fn kind_word(k: ItemKind) -> &'static str {
     }
 }
 
-fn range(input: &Input, i: &Item) -> String {
+/// An item's reach as written (`1..self.mag / 2`), or in tiles where both ends are constants
+/// (seed 003's `shot_min[P4] / 3 + 1..shot_reach[P4] / 3` is `2..9`); with `formula`, a
+/// constant reach is followed by what it was written as.
+fn range(input: &Input, i: &Item, formula: bool) -> String {
     let Some(r) = &i.range else { return "—".to_string() };
     let scales = &input.rules.ruleset.scales;
     let (lo, hi) = (print::expr(&r.min, scales), print::expr(&r.max, scales));
-    if lo == hi {
-        lo
+    let written = if lo == hi { lo } else { format!("{lo}..{hi}") };
+    let (Some(lo), Some(hi)) = (constant(input.rules, &r.min), constant(input.rules, &r.max)) else { return written };
+    let tiles = if lo == hi { lo.to_string() } else { format!("{lo}..{hi}") };
+    if formula && tiles != written {
+        format!("{tiles} ({written})")
     } else {
-        format!("{lo}..{hi}")
+        tiles
+    }
+}
+
+/// A whole number an expression comes to whatever the battle: constants, a table's cell at
+/// constant steps, and the arithmetic of numbers (division toward zero, by zero 0, as the
+/// engine divides: `eval.rs`); `None` for anything a unit or a battle gives.
+fn constant(rules: &Rules, e: &Expr) -> Option<i64> {
+    use oc_model::{BinaryOp, UnaryOp};
+    match e {
+        Expr::Const(Value::Int(n)) => Some(*n),
+        Expr::Unary { op: UnaryOp::Neg, expr } => constant(rules, expr)?.checked_neg(),
+        Expr::Binary { op, ty: Type::Int, lhs, rhs } => {
+            let (a, b) = (constant(rules, lhs)?, constant(rules, rhs)?);
+            match op {
+                BinaryOp::Add => a.checked_add(b),
+                BinaryOp::Sub => a.checked_sub(b),
+                BinaryOp::Mul => a.checked_mul(b),
+                BinaryOp::Div => Some(a.checked_div(b).unwrap_or(0)),
+                _ => None,
+            }
+        }
+        Expr::Lookup { table, args } => {
+            let steps = args
+                .iter()
+                .map(|a| match a {
+                    Expr::Const(Value::Step { index, .. }) => usize::try_from(*index).ok(),
+                    _ => None,
+                })
+                .collect::<Option<Vec<usize>>>()?;
+            match rules.ruleset.table(table)?.get(&rules.ruleset, &steps)? {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 
@@ -407,7 +448,7 @@ pub fn items(input: &Input, search: &mut Vec<Entry>) -> Page {
                     i.weapon_type.as_ref().map_or(vec![text("—")], |t| vec![name(rules, Kind::WeaponType, t)]),
                     vec![text(i.might.to_string())],
                     vec![text(i.weight.to_string())],
-                    vec![text(range(input, i))],
+                    vec![text(range(input, i, false))],
                     tag_uses(input, &i.tags),
                     vec![text(i.cost.to_string())],
                 ]
@@ -435,7 +476,7 @@ pub fn items(input: &Input, search: &mut Vec<Entry>) -> Page {
         }
         if i.kind == ItemKind::Weapon {
             facts.push(("Might".to_string(), vec![text(i.might.to_string())]));
-            facts.push(("Range".to_string(), vec![code(range(input, i))]));
+            facts.push(("Range".to_string(), vec![code(range(input, i, true))]));
         }
         facts.push(("Weight".to_string(), vec![text(i.weight.to_string())]));
         facts.push(("Tags".to_string(), tag_uses(input, &i.tags)));

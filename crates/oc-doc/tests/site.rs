@@ -226,3 +226,22 @@ fn an_army_of_figures_costs_on_its_page_what_the_war_chest_counts() {
         }
     }
 }
+
+/// An item's reach written as constants' arithmetic (seed 003's range classes, the Longbow's
+/// `shot_min[P4] / 3 + 1..shot_reach[P4] / 3`) is given in tiles, as the engine reads it (a
+/// review found the formula in the items table); its own entry says what it was written as. A
+/// reach a unit's attributes give stays written.
+#[test]
+fn a_constant_reach_is_given_in_tiles() {
+    let (_, site) = site_of("<std>/battlestorm.oc");
+    let items = text_of(&site, "items.html");
+    let longbow = section(&items, &anchor(Kind::Item, "Longbow")).unwrap();
+    assert!(longbow.contains("2..9 (shot_min[P4] / 3 + 1..shot_reach[P4] / 3)"), "{longbow}");
+    let row_start = items.find("href=\"#item-Longbow\"").or_else(|| items.find("#item-Longbow\"")).unwrap();
+    let row = &items[row_start..items[row_start..].find("</tr>").map_or(items.len(), |e| row_start + e)];
+    assert!(row.contains("<td>2..9</td>"), "{row}");
+    // The Physic's reach is its user's Mag on the Staff Range table: written as it is.
+    let (_, site) = site_of("<std>/ratings.oc");
+    let physic = section(&text_of(&site, "items.html"), &anchor(Kind::Item, "Physic")).unwrap();
+    assert!(physic.contains("1..staff_range[self.mag]"), "{physic}");
+}
