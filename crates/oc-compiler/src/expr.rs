@@ -322,7 +322,7 @@ impl<'a> Checker<'a> {
                         .map_or_else(|| "spd".to_string(), |a| a.name.clone());
                     self.error(
                         Diagnostic::error(SCALE_INT_COMPARE, e.span, format!("a {s} is compared with a number"))
-                            .with_label(format!("`{}` compares {} with {}", op.symbol(), a_type(&left), a_type(&right)))
+                            .with_label(format!("`{}` compares {} with {}", op.symbol(), oc_diag::article(&left), oc_diag::article(&right)))
                             .with_help(format!(
                                 "a {s}'s values are steps, not numbers: compare with a step (`>= {step}`) or count steps (`attacker.{stat} - defender.{stat} >= 2`)"
                             )),
@@ -702,9 +702,4 @@ fn model_op(op: BinaryOp) -> m::BinaryOp {
         BinaryOp::Div => m::BinaryOp::Div,
         BinaryOp::Rem => m::BinaryOp::Rem,
     }
-}
-
-/// "an Int", "a Rating".
-fn a_type(name: &str) -> String {
-    oc_diag::article(name)
 }

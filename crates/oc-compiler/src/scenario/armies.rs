@@ -208,13 +208,13 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
                 diags.push(Diagnostic::error(ARMY_JOINS, host.span, why).with_label("the unit joined").with_help(help));
             }
         }
+        // Its items are named whatever its class: a misspelt one is said even beside a misspelt
+        // class, not after the class is mended.
+        for i in u.items.iter().filter(|i| rules.item(&i.value).is_none()) {
+            diags.push(unknown(UNKNOWN_ITEM, "item", i, rules.items.iter().map(|i| i.name.as_str()).collect()));
+        }
         let Some(class) = rules.class(&u.class.value) else {
             diags.push(unknown(UNKNOWN_CLASS, "class", &u.class, rules.classes.iter().map(|c| c.name.as_str()).collect()));
-            // Its items are named whatever the class: a misspelt one is said now, not after the
-            // class is mended.
-            for i in u.items.iter().filter(|i| rules.item(&i.value).is_none()) {
-                diags.push(unknown(UNKNOWN_ITEM, "item", i, rules.items.iter().map(|i| i.name.as_str()).collect()));
-            }
             continue;
         };
         let class_ok = (side.allowed_classes.is_empty() || side.allowed_classes.iter().any(|n| *n == class.name))
@@ -261,10 +261,8 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
             }
         }
         for i in &u.items {
-            let Some(item) = rules.item(&i.value) else {
-                diags.push(unknown(UNKNOWN_ITEM, "item", i, rules.items.iter().map(|i| i.name.as_str()).collect()));
-                continue;
-            };
+            // Unknown: said above.
+            let Some(item) = rules.item(&i.value) else { continue };
             let item_ok = (side.allowed_items.is_empty() || side.allowed_items.iter().any(|n| *n == item.name))
                 && !side.banned_items.iter().any(|n| *n == item.name);
             if !item_ok {
