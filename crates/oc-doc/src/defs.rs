@@ -385,20 +385,21 @@ fn range(input: &Input, i: &Item, formula: bool) -> String {
 }
 
 /// A whole number an expression comes to whatever the battle: constants, a table's cell at
-/// constant steps, and the arithmetic of numbers (division toward zero, by zero 0, as the
-/// engine divides: `eval.rs`); `None` for anything a unit or a battle gives.
+/// constant steps, and the arithmetic of numbers as the engine does it (`eval.rs`: saturating,
+/// division toward zero, by zero 0); `None` for anything a unit or a battle gives.
 fn constant(rules: &Rules, e: &Expr) -> Option<i64> {
     use oc_model::{BinaryOp, UnaryOp};
     match e {
         Expr::Const(Value::Int(n)) => Some(*n),
-        Expr::Unary { op: UnaryOp::Neg, expr } => constant(rules, expr)?.checked_neg(),
+        Expr::Unary { op: UnaryOp::Neg, expr } => Some(constant(rules, expr)?.saturating_neg()),
         Expr::Binary { op, ty: Type::Int, lhs, rhs } => {
             let (a, b) = (constant(rules, lhs)?, constant(rules, rhs)?);
             match op {
-                BinaryOp::Add => a.checked_add(b),
-                BinaryOp::Sub => a.checked_sub(b),
-                BinaryOp::Mul => a.checked_mul(b),
+                BinaryOp::Add => Some(a.saturating_add(b)),
+                BinaryOp::Sub => Some(a.saturating_sub(b)),
+                BinaryOp::Mul => Some(a.saturating_mul(b)),
                 BinaryOp::Div => Some(a.checked_div(b).unwrap_or(0)),
+                BinaryOp::Rem => Some(a.checked_rem(b).unwrap_or(0)),
                 _ => None,
             }
         }
