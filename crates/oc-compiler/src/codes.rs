@@ -103,7 +103,7 @@ declared before the move; `declare_step`, Int, the step of the sequence of play 
 not with `spend`; `self` an enemy that has not activated, `range` its distance to the mover) which \
 moves it may interrupt so, `opportunity` (Bool, read alike) which enemies strike a unit whose \
 move ends near them, and `engaged` (Bool; `self` a unit about to move, `range` its distance to an \
-enemy) which enemies hold it: it may not move, and leaves only by `disengage`.\n\nExample:\n    turn { spend stamina  step_cost = 1  stepcost = 2 }   \
+enemy) which enemies hold it: it may not move, and leaves only by `disengage`. `threat adjacent` or `threat front` gives every unit a zone whose leaving draws its free attack; `free_attack` (Bool, only with `threat`; `self` the zone's holder with a weapon in hand, `range` 1) which of its weapons may strike one: the one in hand first, then the others it carries.\n\nExample:\n    turn { spend stamina  step_cost = 1  stepcost = 2 }   \
 // `stepcost` is not a turn formula\n\nFix: use the names above; declare the resource first.";
     TYPE_MISMATCH = "oc::type::mismatch", "a value of the wrong type",
 "An expression has a type other than the one needed here: a condition that is not a \

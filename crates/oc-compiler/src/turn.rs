@@ -21,6 +21,7 @@ const TURN_FORMULAS: &[(&str, Type)] = &[
     ("interrupt", Type::Bool),
     ("opportunity", Type::Bool),
     ("engaged", Type::Bool),
+    ("free_attack", Type::Bool),
 ];
 
 /// Events a resource may be refilled at: once per round or once per activation.
@@ -190,7 +191,7 @@ impl Checker<'_> {
                 let help = match did_you_mean(name, known) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => {
-                        "a turn block defines `step_cost` and `declare_step` (Int), `step_allowed`, `respond`, `interrupt`, `opportunity` and `engaged` (Bool)"
+                        "a turn block defines `step_cost` and `declare_step` (Int), `step_allowed`, `respond`, `interrupt`, `opportunity`, `engaged` and `free_attack` (Bool)"
                             .to_string()
                     }
                 };
@@ -220,6 +221,7 @@ impl Checker<'_> {
                 "interrupt" => turn.interrupt = Some(expr),
                 "opportunity" => turn.opportunity = Some(expr),
                 "engaged" => turn.engaged = Some(expr),
+                "free_attack" => turn.free_attack = Some(expr),
                 "declare_step" => turn.declare_step = Some(expr),
                 _ => turn.respond = Some(expr),
             }
@@ -235,6 +237,13 @@ impl Checker<'_> {
             self.error(
                 Diagnostic::error(TURN_RULES, *span, "`declare_step` without `respond`: no attack is declared")
                     .with_help("add `respond = ...` (which attacks their target may answer), or drop `declare_step`"),
+            );
+        }
+        if let (Some(span), None) = (seen.get("free_attack"), &turn.threat) {
+            self.error(
+                Diagnostic::error(TURN_RULES, *span, "`free_attack` without threat zones: no free attack is struck").with_help(
+                    "add `threat adjacent` or `threat front` (the zones a move draws free attacks from), or drop `free_attack`",
+                ),
             );
         }
         if let (Some(span), Some(_)) = (seen.get("respond"), &turn.spend) {

@@ -465,10 +465,15 @@ fn turn_blocks(p: &mut Page, r: &oc_model::Ruleset, scales: &[oc_model::Scale], 
             oc_model::Threat::Front => "the three squares ahead of a unit and the one on each side, by its facing",
         };
         let shots = if t.threat_shooting { "; so does shooting past an enemy in one's own zone" } else { "" };
-        facts.push((
-            "Threat zones".to_string(),
-            vec![text(format!("{zone}; leaving an enemy's zone draws a free attack (a melee attack){shots}"))],
-        ));
+        let mut said = vec![text(format!("{zone}; leaving an enemy's zone draws a free attack (a melee attack){shots}"))];
+        if let Some(e) = &t.free_attack {
+            said.push(text(
+                "; it is struck with the first weapon (the one in hand, then the others carried) that reaches 1 and for which ",
+            ));
+            said.push(code(print::expr(e, scales)));
+            said.push(text(" holds"));
+        }
+        facts.push(("Threat zones".to_string(), said));
     }
     p.blocks.push(Block::Facts(facts));
     if !r.resources.is_empty() {

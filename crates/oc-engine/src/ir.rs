@@ -438,6 +438,9 @@ pub struct Ir {
     pub opportunity: Option<E>,
     /// Whether an enemy holds a unit about to move (`oc_model::TurnRules::engaged`), by the unit.
     pub engaged: Option<E>,
+    /// Whether the holder of a threat zone may strike a free attack with the weapon in its hand
+    /// (`oc_model::TurnRules::free_attack`).
+    pub free_attack: Option<E>,
     /// The courage rule's formulas (`oc_model::Courage`): the check's roll and target, the
     /// losses that make a unit test, the rally's roll and target; `self` the unit testing, the
     /// parameters `oc_model::COURAGE_PARAMS`.

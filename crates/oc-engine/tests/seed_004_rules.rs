@@ -198,6 +198,36 @@ fn free_attacks_are_melee_attacks_struck_in_contact() {
 }
 
 #[test]
+fn a_free_attack_is_struck_with_a_melee_weapon_never_a_spell() {
+    // "each time a treat zone is evaded, the opponent gets an immediate skirmish attack", and
+    // "Skirmish: Attack a single target with a melee weapon": an Adept holding its Firebolt
+    // strikes with its Quarterstaff (the spell stays in hand); one with only its spell makes no
+    // free attack.
+    for (items, note_has) in [
+        ("Firebolt, Quarterstaff", Some("free attack by Ada with Quarterstaff on Vic")),
+        ("Quarterstaff, Firebolt", Some("free attack by Ada on Vic")),
+        ("Firebolt", None),
+    ] {
+        let armies = format!(
+            "army A for Arena attacker {{ unit Vic: Veteran {{ items Sword }} }}\n\
+             army D for Arena defender {{ unit Ada: Adept {{ items {items} }} }}"
+        );
+        let (engine, map) = compiled(&armies);
+        let mut b = arena::battle_seeded(&engine, &map, [&[(4, 2)], &[(5, 1)]], 5);
+        defender_waits(&mut b);
+        let held = b.units[1].equipped;
+        assert_eq!(b.free_attack_weapon(1, 0).map(|w| w.to_string()), note_has.map(|_| "Quarterstaff".to_string()), "{items}");
+        b.turn(Turn { unit: 0, to: Some((2, 2)), ..Default::default() }).unwrap();
+        let log = arena::last_note(&b);
+        match note_has {
+            Some(n) => assert!(log.contains(n) && !log.contains("magic"), "{items}: {log}"),
+            None => assert!(!log.contains("free attack"), "{items}: {log}"),
+        }
+        assert_eq!(b.units[1].equipped, held, "{items}: the weapon in hand stays in hand");
+    }
+}
+
+#[test]
 fn a_spell_is_one_action_within_15_squares_and_its_damage_is_magic_points() {
     // "Magic: - Only one spell per action can be casted." "The range of a spell is 15 square."
     let e = skirmish();

@@ -309,6 +309,15 @@ pub struct TurnRules {
     /// Threat zones: a unit whose move leaves an enemy's zone takes a free attack from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threat: Option<Threat>,
+    /// What a free attack of a threat zone may be struck with (seed 004: "an immediate
+    /// skirmish attack", and "Skirmish: Attack a single target with a melee weapon"): whether
+    /// the zone's holder (`self`) may strike it with the weapon in `self`'s hand, read as the
+    /// [`STEP_PARAMS`] of its attack on the mover at `range` 1 with each weapon it carries that
+    /// it may use and that reaches 1, the one in hand first, then the others in the order they
+    /// are carried; it strikes with the first for which this holds, and makes no free attack
+    /// where none does. `None`: any such weapon. Only with `threat`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub free_attack: Option<Expr>,
     /// `threat ... shooting`: a unit making a ranged attack first takes a free attack from each
     /// enemy other than its target in its own zone (seed 004: "if the source ignore a unit in its
     /// treat zone to fire at another unit, the unit in the treat zone has a free attack").

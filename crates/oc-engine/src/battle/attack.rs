@@ -23,6 +23,9 @@ pub(super) struct Blow {
     /// Its strikes are not acted on by the charts (`on chart`): a blow a chart sent astray
     /// (`strike_friend`), so one fumble cannot lead to another without end.
     pub uncharted: bool,
+    /// The weapon the attacker strikes with, where not the one in hand (which stays in hand): a
+    /// free attack's ([`Battle::free_attack_weapon`]).
+    pub weapon: Option<Atom>,
 }
 
 /// Whether a unit of the engine's rules may have to attack the weakest: a standing effect (of a
@@ -157,7 +160,7 @@ impl Battle<'_> {
 
     /// One exchange of an attack: the strikes, hit points, statuses and debuffs; "NAME: strikes".
     pub(super) fn exchange_full(&mut self, i: usize, target: usize, blow: Blow) -> Result<String, BattleError> {
-        let Blow { bonus, single, moved, at, mutual, uncharted } = blow;
+        let Blow { bonus, single, moved, at, mutual, uncharted, weapon } = blow;
         // What the exchange reads of the two units as it begins (not whole copies of them): where
         // they stand, whether they have activated, their living figures, the struck one's name.
         let (Some(a), Some(d)) = (self.state.units.get(i), self.state.units.get(target)) else {
@@ -169,6 +172,9 @@ impl Battle<'_> {
         let (Some(mut la), Some(ld)) = (self.loadout(i, true), self.loadout(target, false)) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
+        if weapon.is_some() {
+            la.weapon = weapon;
+        }
         if bonus != 0 {
             la.debuffs.push((Atom::new("damage_bonus"), bonus));
         }

@@ -4,7 +4,9 @@
 use oc_model as m;
 
 use super::attack::Blow;
-use super::{distance, Battle, State, Tile};
+use super::scene::Cast;
+use super::{distance, Act, Battle, State, StepVars, Tile};
+use crate::Atom;
 
 /// The direction from `from` toward `to` along the longer axis (x on a tie), or `None` when they
 /// are the same tile.
@@ -89,24 +91,49 @@ impl Battle<'_> {
         notes
     }
 
+    /// The weapon enemy `k` strikes a free attack on unit `i` with: of the weapons it carries
+    /// that it may use and that reach 1, the one in hand first, then the others in the order it
+    /// carries them, the first the ruleset's `free_attack` allows (seed 004: "an immediate
+    /// skirmish attack", a melee attack: an Adept holding its Firebolt strikes with its staff).
+    /// `None`: it makes no free attack (a slinger; a caster with no weapon but its spells).
+    pub fn free_attack_weapon(&self, k: usize, i: usize) -> Option<Atom> {
+        let u = self.state.units.get(k)?;
+        let base = self.loadout(k, false)?;
+        let weapon = |w: &Atom| self.engine.item(w).is_some_and(|it| it.kind == m::ItemKind::Weapon);
+        let others = u.items.iter().filter(|w| Some(**w) != u.equipped && weapon(w)).copied();
+        let mut candidates = u.equipped.into_iter().chain(others);
+        let pos = u.pos;
+        candidates.find(|w| {
+            let l = crate::Loadout { weapon: Some(*w), ..base.clone() };
+            let reaches = self.engine.unit(&l, &[]).is_ok_and(|x| x.may_use_weapon() && x.in_range(1));
+            reaches
+                && self.engine.ir.free_attack.as_ref().is_none_or(|f| {
+                    let params = StepVars { range: 1, ..self.step_vars(k, pos, 0, &Act::Attack { target: i }) }.params();
+                    self.holds_in(Cast { user: k, equip: Some(w.as_ref()), ..Cast::default() }, f, &params, false)
+                })
+        })
+    }
+
     /// Enemy `k`'s free attack on unit `i`, which is in its zone: a melee attack, struck as in
-    /// contact with what `k` holds if that reaches 1, one strike
-    /// and no answer. Under fog an enemy `i`'s side did not see is lit where it stands. `None`
-    /// when it cannot strike in contact.
+    /// contact with [`Battle::free_attack_weapon`] (the weapon in hand stays in hand), one
+    /// strike and no answer. Under fog an enemy `i`'s side did not see is lit where it stands.
+    /// `None` when it cannot strike one.
     pub(super) fn free_attack(&mut self, k: usize, i: usize) -> Option<String> {
-        let reaches = self.loadout(k, false).and_then(|l| self.engine.unit(&l, &[]).ok()).is_some_and(|x| x.in_range(1));
+        let weapon = self.free_attack_weapon(k, i)?;
         let (at, side) = (self.state.units.get(k)?.pos, self.state.units.get(i)?.side);
-        if !reaches {
-            return None;
-        }
         let mover = self.state.units.get(i)?.pos;
         self.face(k, mover);
         if !self.sees(side, at) {
             self.state.lights.push(super::fog::Light { side, at, radius: 0 });
         }
-        let note = self.exchange_full(k, i, Blow { single: true, at: Some(1), ..Blow::default() }).ok()?;
+        let in_hand = self.state.units.get(k)?.equipped == Some(weapon);
+        let note = self.exchange_full(k, i, Blow { single: true, at: Some(1), weapon: Some(weapon), ..Blow::default() }).ok()?;
         let name = self.state.units.get(k).map(|f| f.name.clone()).unwrap_or_default();
-        Some(format!("free attack by {name} on {note}"))
+        Some(if in_hand {
+            format!("free attack by {name} on {note}")
+        } else {
+            format!("free attack by {name} with {} on {note}", &*weapon)
+        })
     }
 
     /// Turns unit `i` toward `to` (with `threat front`).

@@ -78,6 +78,7 @@ impl Ir {
             interrupt: None,
             opportunity: None,
             engaged: None,
+            free_attack: None,
             courage: None,
             save: None,
             charging: None,
@@ -268,6 +269,7 @@ impl Ir {
         ir.interrupt = rs.turn.interrupt.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.opportunity = rs.turn.opportunity.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.engaged = rs.turn.engaged.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
+        ir.free_attack = rs.turn.free_attack.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         if let Some(c) = &rs.courage {
             let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
             let roll = |ir: &mut Ir, r: &m::CourageRoll| -> Result<(E, m::BinaryOp, E), EngineError> {

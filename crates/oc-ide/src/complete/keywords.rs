@@ -66,6 +66,7 @@ pub const TURN: &[&str] = &[
     "interrupt",
     "opportunity",
     "engaged",
+    "free_attack",
     "has",
     "and",
     "or",

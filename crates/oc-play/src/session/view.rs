@@ -369,7 +369,7 @@ pub(super) fn forecast(b: &Battle<'_>, unit: usize, target: usize, from: Tile, f
 }
 
 /// The enemies (as the unit's side sees them) whose threat zone the unit leaves by moving to
-/// `to`: each makes a free attack first.
+/// `to` and that have a weapon to strike one with: each makes a free attack first.
 fn free_attacks(b: &Battle<'_>, unit: usize, to: Tile) -> Vec<String> {
     let Some(u) = b.units.get(unit) else { return Vec::new() };
     if to == u.pos {
@@ -382,7 +382,7 @@ fn free_attacks(b: &Battle<'_>, unit: usize, to: Tile) -> Vec<String> {
         .filter(|(_, f)| f.side != u.side && f.state == State::Ready && sight.sees(f.pos))
         .filter(|(k, _)| {
             let zone = b.threatened_by(*k);
-            zone.contains(&u.pos) && !zone.contains(&to)
+            zone.contains(&u.pos) && !zone.contains(&to) && b.free_attack_weapon(*k, unit).is_some()
         })
         .map(|(_, f)| f.name.clone())
         .collect()

@@ -79,6 +79,9 @@ impl<'v, 'e> Decision<'v, 'e> {
                 let (Some(mut la), Some((ld, id))) = (b.loadout_of(foe.unit, true), here.as_ref()) else {
                     continue;
                 };
+                // Struck with the weapon it would strike one with; none: no free attack.
+                let Some(weapon) = b.free_attack_weapon(foe.unit, i) else { continue };
+                la.weapon = Some(weapon);
                 la.hp = None;
                 let ia = cache.id(&la);
                 // A free attack is a melee attack, struck in contact.
