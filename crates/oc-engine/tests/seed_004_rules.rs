@@ -470,3 +470,34 @@ fn a_player_gains_luck_for_each_id_icon_and_spends_it_to_reroll_his_die() {
     assert!(rerolled.defender_damage_taken < plain.defender_damage_taken - 0.01);
     agrees(&struck, "a Veteran against a Lord with a luck point");
 }
+
+#[test]
+fn only_a_charge_moves_and_attacks_in_one_action() {
+    // "Move: - Move up to 5 squares"; "Melee: ... Charge: Move up to 4 squares and make a
+    // skirmish attack"; "Missile: Attack a single target with a range weapon"; "Magic: - Only
+    // one spell per action can be casted": a shot or a spell is an action of its own, so a
+    // bowman or an adept that moves shoots or casts with its next action.
+    for (class, weapon) in [("Bowman", "Longbow"), ("Adept", "Firebolt")] {
+        let armies = format!(
+            "army A for Arena attacker {{ unit Lyle: {class} {{ items {weapon} }} }}\n\
+             army D for Arena defender {{ unit Hal: Militia {{ items Spear }} }}"
+        );
+        let (engine, map) = compiled(&armies);
+        let mut b = duel(&engine, &map, [(0, 2), (6, 2)], 1);
+        defender_waits(&mut b);
+        let at = |to: Option<(i64, i64)>| Turn { unit: 0, to, act: Act::Attack { target: 1 }, ..Default::default() };
+        let refused = b.turn(at(Some((3, 2)))).expect_err(&format!("{class}: a move and a shot in one action"));
+        assert!(refused.to_string().contains("step_allowed"), "{class}: {refused}");
+        // From where it stands, the shot is its action.
+        b.turn(at(None)).unwrap();
+        assert!(arena::last_note(&b).contains("Lyle attacks Hal"), "{class}: {}", arena::last_note(&b));
+    }
+    // The Adept charges with its staff, not with its spell.
+    let armies = "army A for Arena attacker { unit Ada: Adept { items Quarterstaff, Firebolt } }\n\
+                  army D for Arena defender { unit Hal: Militia { items Spear } }";
+    let (engine, map) = compiled(armies);
+    let mut b = duel(&engine, &map, [(0, 2), (5, 2)], 1);
+    defender_waits(&mut b);
+    b.turn(Turn { unit: 0, to: Some((4, 2)), act: Act::Attack { target: 1 }, ..Default::default() }).unwrap();
+    assert!(arena::last_note(&b).contains("Ada attacks Hal"), "{}", arena::last_note(&b));
+}
