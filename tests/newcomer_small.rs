@@ -84,6 +84,23 @@ fn a_misspelt_builtin_ruleset_import_gets_a_did_you_mean() {
     assert!(!err.contains("relative to the importing file"), "{err}");
 }
 
+/// A misspelt import's did-you-mean is said as the import is written, from the importing file's
+/// folder, and applying it literally checks clean (a newcomer review: `rules/warden.oc` was
+/// suggested to `m12/ford.oc`, which then looked for `m12/rules/warden.oc`).
+#[test]
+fn a_misspelt_import_s_suggestion_works_as_written() {
+    let dir = scratch("import-relative");
+    write(&dir, "rules/duelist.oc", DUELIST);
+    write(&dir, "m12/ford.oc", "import \"../rule/duelist.oc\"\n");
+    let run = oc(&dir, &["check", "m12/ford.oc"]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(err.contains("did you mean `../rules/duelist.oc`?"), "{err}");
+    write(&dir, "m12/ford.oc", "import \"../rules/duelist.oc\"\n");
+    let run = oc(&dir, &["check", "m12/ford.oc"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+}
+
 /// The guide shows `oc export uvtt` and `oc import tiled`, and that renders name the regions.
 #[test]
 fn the_guide_shows_every_map_command() {

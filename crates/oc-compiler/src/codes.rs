@@ -304,8 +304,11 @@ kind on the map, or name the intended region.";
 seize needs a Leader, an escape Fleeing, a raze a Saboteur; from the scenario's `grant`s or an \
 allowed class), or a region it cannot reach within the time limit (the ruleset's base \
 `movement_type` and `movement`: Foot and 5 in the standard library; Terrain Table costs), or more rounds than the time limit has. A side with no `win` that does not \
-win when time runs out can never win either.\n\nFix: grant the tag, raise `rounds`, move the \
-objective, or give the side a condition it can meet.";
+win when time runs out can never win either. A side that wins when time runs out (`rounds N \
+then defender`) can win all the same: a condition of its that can never be met is a warning. \
+An army none of whose units has the tag its side's objective needs (the scenario grants a \
+Leader, but no unit carries it) is warned too.\n\nFix: grant the tag (and give it to a unit), \
+raise `rounds`, move the objective, or give the side a condition it can meet.";
     FOG_VISION = "oc::scenario::fog_vision", "a scenario's fog vision is out of range",
 "`fog vision N` sets how many tiles (by the distance units move by) a unit sees under fog of \
 war, where the ruleset gives units no `vision` attribute. A unit sees at least the tiles next \
@@ -365,7 +368,7 @@ remove the tag, or grant it in the scenario.";
 the extra units.";
     ARMY_LIMIT = "oc::army::limit", "an army breaks a composition limit of the scenario",
 "The scenario's side sets limits such as `at_least 1 with Leader` or `at_most 1/3 ranged` (a \
-third of the army, rounded in the army's favour: 2 of 6 passes). The army does not meet one.\n\n\
+third of the army, counted exactly, not rounded: 2 ranged units of 6 pass, 2 of 5 do not). The army does not meet one.\n\n\
 Fix: change the army so the limit holds.";
     ARMY_DUPLICATE_UNIT = "oc::army::duplicate_unit", "two units of an army share a name",
 "Units are named so victory conditions (`rout \"NAME\"`), replays and reports can refer to \

@@ -4,6 +4,7 @@
 
 use oc_diag::Diagnostic;
 
+use crate::paths::relative;
 use crate::{codes, Compilation, Host, Workspace};
 
 /// Project files looked through for one compilation's unknown names, at most.
@@ -39,16 +40,6 @@ fn defines(text: &str, keywords: &[&str], name: &str) -> bool {
         let mut words = line.split(|c: char| c.is_whitespace() || c == '{' || c == '"').filter(|w| !w.is_empty());
         matches!((words.next(), words.next()), (Some(k), Some(n)) if keywords.contains(&k) && n == name)
     })
-}
-
-/// The import path from the file at `from` to the file at `to` (both logical paths).
-fn relative(from: &str, to: &str) -> String {
-    let from_dirs: Vec<&str> = from.split('/').collect::<Vec<_>>().split_last().map_or(Vec::new(), |(_, d)| d.to_vec());
-    let to_parts: Vec<&str> = to.split('/').collect();
-    let common = from_dirs.iter().zip(&to_parts).take_while(|(a, b)| a == b).count();
-    let mut parts: Vec<&str> = vec![".."; from_dirs.len() - common];
-    parts.extend(to_parts.iter().skip(common));
-    parts.join("/")
 }
 
 #[cfg(test)]

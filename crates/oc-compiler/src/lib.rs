@@ -627,8 +627,9 @@ impl Workspace {
         }
         names.retain(|n| n != target && n != importer);
         names.sort();
+        // Said as the import would be written: from the importing file's folder.
         match oc_diag::did_you_mean(target, names.iter().map(String::as_str)) {
-            Some(s) => format!("did you mean `{s}`? paths are relative to the importing file"),
+            Some(s) => format!("did you mean `{}`? paths are relative to the importing file", paths::relative(importer, s)),
             None => "paths are relative to the importing file and use `/`".to_string(),
         }
     }

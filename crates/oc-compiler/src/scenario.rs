@@ -566,15 +566,19 @@ pub(crate) fn check_maps(
             // Can the side win?
             let sources: Vec<oc_atlas::Tile> = tiles.iter().copied().collect();
             let reach = oc_atlas::path::rounds(&map, &foot, &sources, points);
+            let wins_on_time = s.on_time_limit == m::Outcome::Win(id) && s.rounds.is_some();
             let problem = match &rules_side.win {
-                None if s.on_time_limit != m::Outcome::Win(id) || s.rounds.is_none() => Some(format!(
-                    "the {} has no `win` and {}",
-                    id.word(),
-                    if s.rounds.is_none() {
-                        "the scenario has no time limit".to_string()
-                    } else {
-                        "does not win when time runs out".to_string()
-                    }
+                None if !wins_on_time => Some(unmet(
+                    format!(
+                        "the {} has no `win` and {}",
+                        id.word(),
+                        if s.rounds.is_none() { "the scenario has no time limit" } else { "does not win when time runs out" }
+                    ),
+                    format!(
+                        "give the {} a `win` condition, or a time limit it wins at (`rounds N then {}`)",
+                        id.word(),
+                        id.word()
+                    ),
                 )),
                 None => None,
                 Some(c) => cannot_win(c, id, s, rules, &map, (&reach, &sources)),
@@ -582,13 +586,21 @@ pub(crate) fn check_maps(
             // A grant of a tag no rule defines is said there (oc::name::unknown_tag): what the
             // side could win with it follows once it is fixed, not said as unwinnable now.
             let unknown_grant = rules_side.grants.iter().any(|(g, _)| rules.tag(g).is_none());
-            if let Some(why) = problem.filter(|_| !unknown_grant) {
+            if let Some(Unmet { why, help }) = problem.filter(|_| !unknown_grant) {
                 let span = side_ast.wins.first().map_or(side_ast.side.span, ast::Cond::span);
-                diags.push(
-                    Diagnostic::error(UNWINNABLE, span, format!("the {} cannot win", id.word())).with_label(why).with_help(
-                        "grant the tag the condition needs, raise `rounds`, move the objective, or change the condition",
-                    ),
-                );
+                // A side that wins when time runs out can win all the same: its condition is
+                // one it never meets, a warning (`rounds 8 then defender` and `defend ... for 10
+                // rounds`).
+                let d = if wins_on_time {
+                    Diagnostic::warning(
+                        UNWINNABLE,
+                        span,
+                        format!("the {}'s `win` can never be met: it wins only when time runs out", id.word()),
+                    )
+                } else {
+                    Diagnostic::error(UNWINNABLE, span, format!("the {} cannot win", id.word()))
+                };
+                diags.push(d.with_label(why).with_help(help));
             }
         }
     }
@@ -654,6 +666,16 @@ pub(crate) fn check_rout_targets(defs: &[ast::ScenarioDef], armies: &[m::Army], 
     }
 }
 
+/// Why a side can never meet a condition, and the help that mends it.
+struct Unmet {
+    why: String,
+    help: String,
+}
+
+fn unmet(why: String, help: impl Into<String>) -> Unmet {
+    Unmet { why, help: help.into() }
+}
+
 /// Why a side can never meet `c`, or `None` if it might.
 fn cannot_win(
     c: &m::Condition,
@@ -662,14 +684,14 @@ fn cannot_win(
     rules: &m::Rules,
     map: &oc_atlas::Map,
     reach: (&[Option<u32>], &[oc_atlas::Tile]),
-) -> Option<String> {
+) -> Option<Unmet> {
     let rules_side = s.side(side);
     let (reach_of, sources) = reach;
     let allowed = |class: &m::Class| {
         (rules_side.allowed_classes.is_empty() || rules_side.allowed_classes.iter().any(|n| *n == class.name))
             && !rules_side.banned_classes.iter().any(|n| *n == class.name)
     };
-    let needs_tag = |verb: m::Verb, what: &str| -> Option<String> {
+    let needs_tag = |verb: m::Verb, what: &str| -> Option<Unmet> {
         let enabling = tags_enabling(rules, verb);
         let granted = rules_side.grants.iter().any(|(t, n)| *n > 0 && enabling.contains(t));
         let class_has =
@@ -677,16 +699,18 @@ fn cannot_win(
         let item_has = rules.items.iter().any(|i| i.tags.iter().any(|t| enabling.contains(t.tag.as_str())));
         (!(granted || class_has || item_has)).then(|| {
             let names: Vec<&str> = enabling.iter().map(String::as_str).collect();
-            format!(
+            let why = format!(
                 "{what} needs a unit with {}, and the {} is granted none and no allowed class has it",
                 names.join(" or "),
                 side.word()
-            )
+            );
+            let first = names.first().copied().unwrap_or("Leader");
+            unmet(why, format!("grant it in the {}'s block (`grant {first} to 1`), or allow a class that has it", side.word()))
         })
     };
     let mover = rules.reference_mover();
     let kind = mover.as_ref().map_or("no", |m| m.movement_type.as_str());
-    let too_far = |region: &str| -> Option<String> {
+    let too_far = |region: &str| -> Option<Unmet> {
         let r = map.region(region)?;
         let best = r.tiles.iter().filter_map(|(t, _)| map.index(*t).and_then(|i| reach_of.get(i).copied().flatten())).min();
         match best {
@@ -696,7 +720,10 @@ fn cannot_win(
                 let targets: Vec<oc_atlas::Tile> = r.tiles.iter().map(|(t, _)| *t).collect();
                 let blockers = oc_atlas::blockers::blockers(map, rules, sources, &targets);
                 if blockers.is_empty() {
-                    return Some(format!("no {kind} unit can reach `{region}` from `{}`", rules_side.zone));
+                    return Some(unmet(
+                        format!("no {kind} unit can reach `{region}` from `{}`", rules_side.zone),
+                        "open a way to it on the map, or move the objective or the deployment zone",
+                    ));
                 }
                 let closed: Vec<&oc_atlas::blockers::Blocker> = blockers.iter().filter(|b| b.is_door()).collect();
                 if closed.len() < blockers.len() {
@@ -714,19 +741,26 @@ fn cannot_win(
                 });
                 let names: Vec<String> = closed.iter().map(|b| b.name()).collect();
                 (!can_open).then(|| {
-                    format!(
-                        "{kind} units reach `{region}` from `{}` only through {}, which opens with {}, and the {} is granted none and no allowed class has it",
-                        rules_side.zone,
-                        names.join(" or "),
-                        openers.iter().cloned().collect::<Vec<_>>().join(" or "),
-                        side.word()
+                    let openers: Vec<String> = openers.iter().cloned().collect();
+                    unmet(
+                        format!(
+                            "{kind} units reach `{region}` from `{}` only through {}, which opens with {}, and the {} is granted none and no allowed class has it",
+                            rules_side.zone,
+                            names.join(" or "),
+                            openers.join(" or "),
+                            side.word()
+                        ),
+                        format!("let the {} carry or be granted {}, or open another way on the map", side.word(), openers.join(" or ")),
                     )
                 })
             }
             // In rounds only where the rules give a unit its movement.
             Some(n) if s.rounds.is_some_and(|limit| n > limit) && mover.as_ref().is_some_and(|m| m.movement.is_some()) => {
                 let limit = s.rounds.unwrap_or_default();
-                Some(format!("{kind} units need {n} rounds to reach `{region}`, and the time limit is {limit}"))
+                Some(unmet(
+                    format!("{kind} units need {n} rounds to reach `{region}`, and the time limit is {limit}"),
+                    format!("raise `rounds` to {n} or more, or move the objective nearer"),
+                ))
             }
             _ => None,
         }
@@ -736,23 +770,31 @@ fn cannot_win(
     let divides = !tags_enabling(rules, m::Verb::Divide).is_empty();
     let most = |of: m::SideId| s.side(of).max_units;
     match c {
-        m::Condition::RoutCount { count } if !divides && *count > most(side.other()) => {
-            Some(format!("routing {count} units, but the {} fields at most {}", side.other().word(), most(side.other())))
-        }
-        m::Condition::Escape { count, .. } if !divides && *count > most(side) => {
-            Some(format!("{count} units escaping, but the {} fields at most {}", side.word(), most(side)))
-        }
+        m::Condition::RoutCount { count } if !divides && *count > most(side.other()) => Some(unmet(
+            format!("routing {count} units, but the {} fields at most {}", side.other().word(), most(side.other())),
+            format!("rout at most {} units, or let the {} field more (`units`)", most(side.other()), side.other().word()),
+        )),
+        m::Condition::Escape { count, .. } if !divides && *count > most(side) => Some(unmet(
+            format!("{count} units escaping, but the {} fields at most {}", side.word(), most(side)),
+            format!("ask at most {} to escape, or let the {} field more (`units`)", most(side), side.word()),
+        )),
         m::Condition::Seize { region } => needs_tag(m::Verb::Seize, "seizing").or_else(|| too_far(region)),
         m::Condition::Escape { region, .. } => needs_tag(m::Verb::Escape, "escaping").or_else(|| too_far(region)),
         m::Condition::Raze { region, count } => {
             let tiles = map.region(region).map_or(0, |r| r.tiles.len());
             if (*count as usize) > tiles {
-                return Some(format!("razing {count} tiles, but `{region}` has {tiles}"));
+                return Some(unmet(
+                    format!("razing {count} tiles, but `{region}` has {tiles}"),
+                    format!("raze at most {tiles}, or enlarge `{region}` on the map"),
+                ));
             }
             needs_tag(m::Verb::Raze, "razing").or_else(|| too_far(region))
         }
         m::Condition::Survive { rounds } | m::Condition::Defend { rounds, .. } => match s.rounds {
-            Some(limit) if *rounds > limit => Some(format!("it asks for {rounds} rounds, but the battle ends after {limit}")),
+            Some(limit) if *rounds > limit => Some(unmet(
+                format!("it asks for {rounds} rounds, but the battle ends after {limit}"),
+                format!("ask for at most {limit} rounds, or raise `rounds` to {rounds}"),
+            )),
             _ => None,
         },
         m::Condition::And(a, b) => {
@@ -761,7 +803,7 @@ fn cannot_win(
         m::Condition::Or(a, b) => {
             let (x, y) = (cannot_win(a, side, s, rules, map, reach), cannot_win(b, side, s, rules, map, reach));
             match (x, y) {
-                (Some(x), Some(y)) => Some(format!("{x}; and {y}")),
+                (Some(x), Some(y)) => Some(unmet(format!("{}; and {}", x.why, y.why), x.help)),
                 _ => None,
             }
         }

@@ -229,6 +229,27 @@ fn hint_fixtures_match_their_expectations() {
                 "{stem}: {actual}"
             );
             assert!(actual.contains("has 61 figures; a unit has 1 to 60\n    help: split a larger body"), "{stem}: {actual}");
+        } else if stem == "scenario_unwinnable_help" {
+            // Each reason with its own fix; a side that wins on time is warned, not refused.
+            assert!(first_help.contains("`grant Leader to 1`"), "{stem}: {first_help}");
+            assert!(
+                actual.contains("warning oc::scenario::unwinnable")
+                    && actual.contains("help: ask for at most 8 rounds, or raise `rounds` to 10"),
+                "{stem}: {actual}"
+            );
+        } else if stem == "army_cannot_take_the_objective" {
+            // The tag the scenario grants, put where it goes.
+            assert!(
+                actual.contains("`Raiders` cannot win by seizing: none of its units has Leader")
+                    && first_help.contains("`tags Leader` in its braces"),
+                "{stem}: {actual}"
+            );
+        } else if stem == "army_limit_at_its_largest" {
+            // No more units than the side may field are asked for.
+            assert!(first_help.contains("at most 2 of 4 may") && !first_help.contains("bring"), "{stem}: {first_help}");
+        } else if stem == "army_limit_names_units" {
+            // As many units that do not count as the fraction needs, within the side's 2..4.
+            assert!(first_help.contains("or bring 1 more unit that does not count (2 of 4 may)"), "{stem}: {first_help}");
         } else if stem.starts_with("army_") {
             // Units named with what makes them count, or with their price.
             assert!(first_help.contains("Neimi (IronBow") || first_help.contains("Seth 4000"), "{stem}: {first_help}");

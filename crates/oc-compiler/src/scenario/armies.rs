@@ -339,6 +339,58 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
             diags.push(d);
         }
     }
+    // An objective its units can never take: the scenario may grant the tag a seize needs, but
+    // no unit of this army carries it (nor has it from its class or items). A limit that asks
+    // for the tag says so already.
+    let limited = |tags: &BTreeSet<String>| {
+        side.limits.iter().any(|l| l.at_least && matches!(&l.selector, m::Selector::WithTag(t) if tags.contains(t)))
+    };
+    if let Some((what, tags)) = side.win.as_ref().and_then(|c| untaken(rules, army, c)).filter(|(_, t)| !limited(t)) {
+        let names: Vec<&str> = tags.iter().map(String::as_str).collect();
+        let first = names.first().copied().unwrap_or("Leader");
+        let granted = side.grants.iter().any(|(g, n)| *n > 0 && g == first);
+        let help = if granted {
+            format!("give a unit the tag the scenario grants: `tags {first}` in its braces")
+        } else {
+            format!("bring a unit whose class or items have {}", names.join(" or "))
+        };
+        diags.push(
+            Diagnostic::warning(
+                UNWINNABLE,
+                def.name.span,
+                format!("`{}` cannot win by {what}: none of its units has {}", army.name, names.join(" or ")),
+            )
+            .with_help(help),
+        );
+    }
+}
+
+/// Where every way `c` may be met needs a unit with a tag (seizing, escaping, razing) that no
+/// unit of `army` has (its own tags, its class's, its items'): what it needs and the tags that
+/// would do. `None` where some way may be met.
+fn untaken(rules: &m::Rules, army: &m::Army, c: &m::Condition) -> Option<(&'static str, BTreeSet<String>)> {
+    let has = |tags: &BTreeSet<String>| {
+        army.units.iter().any(|u| {
+            u.tags.iter().any(|t| tags.contains(t))
+                || rules.class(&u.class).is_some_and(|k| k.tags.iter().any(|t| tags.contains(t.tag.as_str())))
+                || u.items.iter().any(|i| rules.item(i).is_some_and(|it| it.tags.iter().any(|t| tags.contains(t.tag.as_str()))))
+        })
+    };
+    let needs = |verb: m::Verb, what: &'static str| {
+        let tags = super::tags_enabling(rules, verb);
+        (!tags.is_empty() && !has(&tags)).then_some((what, tags))
+    };
+    match c {
+        m::Condition::Seize { .. } => needs(m::Verb::Seize, "seizing"),
+        m::Condition::Escape { .. } => needs(m::Verb::Escape, "escaping"),
+        m::Condition::Raze { .. } => needs(m::Verb::Raze, "razing"),
+        m::Condition::And(a, b) => untaken(rules, army, a).or_else(|| untaken(rules, army, b)),
+        m::Condition::Or(a, b) => {
+            let (x, y) = (untaken(rules, army, a)?, untaken(rules, army, b)?);
+            Some((x.0, x.1.union(&y.1).cloned().collect()))
+        }
+        _ => None,
+    }
 }
 
 /// The units a limit picks, by name with their class, weapon and (for points) cost: "Alda
@@ -382,7 +434,7 @@ pub fn limit_refusal(rules: &m::Rules, army: &m::Army, side: &m::SideRules, limi
                     selector_text(&limit.selector)
                 ),
             )
-            .with_help(limit_help(rules, army, limit, matching, n));
+            .with_help(limit_help(rules, army, side, limit, (matching, n)));
             if !picked.is_empty() {
                 d = d.with_label(format!("{} count", units_named(rules, &picked, false)));
             }
@@ -494,7 +546,16 @@ fn counts_because(rules: &m::Rules, unit: &m::ArmyUnit, selector: &m::Selector) 
 }
 
 /// The help of a broken composition limit: the units that count, and what would make it hold.
-fn limit_help(rules: &m::Rules, army: &m::Army, limit: &m::Limit, matching: u64, total: u64) -> String {
+/// "s" after a count other than one.
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn limit_help(rules: &m::Rules, army: &m::Army, side: &m::SideRules, limit: &m::Limit, (matching, total): (u64, u64)) -> String {
     let counted: Vec<String> = army
         .units
         .iter()
@@ -508,7 +569,20 @@ fn limit_help(rules: &m::Rules, army: &m::Army, limit: &m::Limit, matching: u64,
     // How many would hold the limit: at most floor(num * total / den), at least ceil(...).
     let (num, den) = (u64::from(limit.numerator), u64::from(limit.denominator.max(1)));
     let scale = if limit.denominator > 1 { total } else { 1 };
-    let more = if limit.denominator > 1 { ", or bring more units" } else { "" };
+    // A fraction of a larger army: the units that do not count it needs beside those that do
+    // (`matching` at most num/den of it), where the scenario lets the army grow so far.
+    let larger = (limit.denominator > 1 && num > 0).then(|| (matching * den).div_ceil(num));
+    let more = match larger {
+        Some(needed) if needed > total && needed <= u64::from(side.max_units) => {
+            let k = needed - total;
+            format!(
+                ", or bring {k} more unit{} that do{} not count ({matching} of {needed} may)",
+                plural(k),
+                if k == 1 { "es" } else { "" }
+            )
+        }
+        _ => String::new(),
+    };
     let fix = if limit.at_least {
         let need = (num * scale).div_ceil(den);
         format!("{need} of {total} must: {} more", need.saturating_sub(matching))
