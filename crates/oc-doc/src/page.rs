@@ -158,7 +158,9 @@ pub trait Pages {
 
 fn href_html(from: &str, to: &Href, pages: &dyn Pages) -> String {
     let mut s = format!("{}{}", up(from), file_of(&to.page, pages.html_only(&to.page), "html"));
-    if to.page == from {
+    // An anchor on the same page stands alone; the page itself is named by its file (the nav
+    // bar's link to the page shown), never by an empty link.
+    if to.page == from && to.anchor.is_some() {
         s.clear();
     }
     if let Some(a) = &to.anchor {
@@ -196,6 +198,12 @@ fn merged(line: &Line) -> Line {
     out
 }
 
+/// A link from page `from` to its own top (a parameter of type `Tag` on the tags page): said as
+/// its text, not as a link to where the reader already is (an empty `href`).
+fn to_itself(from: &str, to: &Href) -> bool {
+    to.anchor.is_none() && to.page == from
+}
+
 fn inline_html(out: &mut String, from: &str, line: &Line, pages: &dyn Pages) {
     for i in &merged(line) {
         match i {
@@ -208,7 +216,11 @@ fn inline_html(out: &mut String, from: &str, line: &Line, pages: &dyn Pages) {
             }
             Inline::Link { text, code, to } => {
                 let inner = if *code { format!("<code>{}</code>", escape_html(text)) } else { escape_html(text) };
-                let _ = write!(out, "<a href=\"{}\">{inner}</a>", href_html(from, to, pages));
+                if to_itself(from, to) {
+                    out.push_str(&inner);
+                } else {
+                    let _ = write!(out, "<a href=\"{}\">{inner}</a>", href_html(from, to, pages));
+                }
             }
         }
     }
@@ -231,7 +243,7 @@ pub fn html(page: &Page, site_title: &str, nav: &Nav, pages: &dyn Pages) -> Stri
         escape_html(site_title),
     );
     for (id, label) in nav {
-        let class = if *id == page.id { " class=\"here\"" } else { "" };
+        let class = if *id == page.id { " class=\"here\" aria-current=\"page\"" } else { "" };
         let _ = write!(out, "<a{class} href=\"{}\">{}</a> ", href_html(&page.id, &Href::page(id), pages), escape_html(label));
     }
     out.push_str(
@@ -361,7 +373,11 @@ fn inline_md(from: &str, line: &Line, pages: &dyn Pages) -> String {
             }
             Inline::Link { text, code, to } => {
                 let inner = if *code { code_md(text) } else { escape_md(text) };
-                let _ = write!(out, "[{inner}]({})", href_md(from, to, pages));
+                if to_itself(from, to) {
+                    out.push_str(&inner);
+                } else {
+                    let _ = write!(out, "[{inner}]({})", href_md(from, to, pages));
+                }
             }
         }
     }
