@@ -53,19 +53,25 @@ pub struct Matchup {
     /// A built-in ruleset (officers_chess, officers_chess_v06, stamina, battlestorm, skirmish) or a path to .oc files.
     #[arg(long)]
     pub ruleset: Option<String>,
+    /// The terrain the attacker stands on (a terrain's name; default none).
     #[arg(long)]
     pub attacker_terrain: Option<String>,
+    /// The terrain the defender stands on (a terrain's name; default none).
     #[arg(long)]
     pub defender_terrain: Option<String>,
     /// Tiles between the units (default: the nearest the attacker's weapon reaches).
     #[arg(long)]
     pub distance: Option<i64>,
+    /// The attacker's HP as the exchange begins (default its full HP).
     #[arg(long)]
     pub attacker_hp: Option<i64>,
+    /// The defender's HP as the exchange begins (default its full HP).
     #[arg(long)]
     pub defender_hp: Option<i64>,
+    /// An accessory the attacker wears (an accessory's name).
     #[arg(long)]
     pub attacker_accessory: Option<String>,
+    /// An accessory the defender wears (an accessory's name).
     #[arg(long)]
     pub defender_accessory: Option<String>,
     /// Status effects on the attacker (repeatable).
@@ -87,9 +93,10 @@ pub struct Matchup {
     /// (a unit on the line between), 2 fully hidden (a wall on it).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(i64).range(0..=2))]
     pub cover: i64,
-    /// Use a shifter's Normal form instead of its Transformed one.
+    /// Use a shifter's Normal form for the attacker instead of its Transformed one.
     #[arg(long)]
     pub attacker_normal: bool,
+    /// Use a shifter's Normal form for the defender instead of its Transformed one.
     #[arg(long)]
     pub defender_normal: bool,
 }

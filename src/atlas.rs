@@ -63,7 +63,9 @@ impl HeatSide {
 /// `oc render`'s arguments.
 #[derive(clap::Args)]
 pub struct RenderArgs {
+    /// The map to draw (a .map.toml file).
     map: PathBuf,
+    /// The picture to write (.png).
     #[arg(long, short)]
     out: PathBuf,
     /// The map area only (what `oc export foundry|uvtt` use as the map's picture).
@@ -183,8 +185,10 @@ pub enum ExportFormat {
 /// `oc export`'s arguments.
 #[derive(clap::Args)]
 pub struct ExportArgs {
+    /// What to export to: a Foundry VTT scene, a Tiled map or a Universal VTT file.
     #[arg(value_enum)]
     format: ExportFormat,
+    /// The map to export (a .map.toml file).
     map: PathBuf,
     /// Where to write (Foundry, uvtt: stdout when omitted; Tiled: required). Foundry writes
     /// the background beside the scene as STEM-background.png.

@@ -29,11 +29,13 @@ pub struct Args {
     /// or the `ruleset` of the oc.toml above the working directory).
     #[arg(long)]
     ruleset: Option<String>,
+    /// The first game's seed: the same seed plays the same games (default 1).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Duels to the rout per matchup (0: the exact forecasts only, faster).
     #[arg(long, default_value_t = oc_balance::DEFAULT_DUELS, value_parser = clap::value_parser!(u32).range(0..=1000))]
     duels: u32,
+    /// Output format: `human` for people, `json` for one JSON object on stdout.
     #[arg(long, value_enum, default_value = "human")]
     format: BalanceFormat,
 }

@@ -21,6 +21,7 @@ pub struct Args {
     game: crate::Game,
     #[command(flatten)]
     ai: crate::args::AiChoice,
+    /// The seed of the battle's dice: the same seed, the same rolls (default 1).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Write the log here (default: stdout).

@@ -25,12 +25,14 @@ pub struct Args {
     /// Another number of games for one scenario (repeatable): `--games-for RiverStorm=200`.
     #[arg(long, value_parser = oc_play::fairness::parse_games_for)]
     games_for: Vec<(String, u64)>,
+    /// The first game's seed: the same seed plays the same games (default 1).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Write the table, with this command above it, into this Markdown file between its
     /// markers (appended under a `## Fairness` heading when it has none).
     #[arg(long)]
     readme: Option<PathBuf>,
+    /// Output format: `human` for people, `json` for one JSON object on stdout.
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
     /// Measure only shard K of N (games g of each pair with g mod N = K - 1, the same seeds
@@ -55,6 +57,7 @@ enum Merge {
         /// Write the table into this Markdown file between its markers, as the whole run would.
         #[arg(long)]
         readme: Option<PathBuf>,
+        /// Output format: `human` for people, `json` for one JSON object on stdout.
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
     },

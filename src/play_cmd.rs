@@ -27,6 +27,7 @@ pub struct PlayArgs {
     /// The AI of the other side.
     #[arg(long, value_name = "NAME", default_value = oc_engine::ai::DEFAULT, value_parser = crate::ai_names())]
     ai: String,
+    /// The seed of the battle's dice: the same seed, the same rolls (default 1).
     #[arg(long, default_value_t = 1, conflicts_with = "resume")]
     seed: u64,
     /// Write the game's battle log here as it goes (`oc replay` checks it).

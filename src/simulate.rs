@@ -36,6 +36,7 @@ pub struct Args {
     /// How many games (at most 10,000,000; results stream, so memory stays flat).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=oc_project::limits::MAX_GAMES))]
     games: u64,
+    /// The first game's seed: the same seed plays the same games (default 1).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     #[command(flatten)]
@@ -61,8 +62,10 @@ enum Merge {
 /// Where the report and the plot go.
 #[derive(clap::Args)]
 struct Outputs {
+    /// Output format: `human` for people, `json` for one JSON object on stdout.
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
+    /// Write the report (with `--shard`, the shard's part) to this file instead of standard output.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Also draw the results: win rate per side with its 95% interval, the rounds games

@@ -35,8 +35,10 @@ pub struct Args {
     /// (`--as-written`: games per cell).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     games: u64,
+    /// The first game's seed: the same seed plays the same games (default 1).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Output format: `human` for people, `json` for one JSON object on stdout.
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
 }

@@ -42,6 +42,7 @@ pub struct Args {
     /// not use.
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(20..=oc_project::limits::MAX_GAMES))]
     games: u64,
+    /// The first game's seed: the same seed plays the same games (default 1).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// What may change (repeatable; searched in the order given). Default: army-size, then
@@ -67,6 +68,7 @@ pub struct Args {
     /// (exit 3 while they lack games: run another round).
     #[arg(long)]
     parts: Option<std::path::PathBuf>,
+    /// Output format: `human` for people, `json` for one JSON object on stdout.
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
 }
