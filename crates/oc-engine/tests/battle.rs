@@ -29,6 +29,35 @@ fn a_seize_ends_the_battle() {
 }
 
 #[test]
+fn a_side_with_no_unit_left_has_lost_where_time_is_against_it() {
+    // The defender wins by surviving, as it does when time runs out (`rounds 5 then defender`):
+    // once the attacker's last unit is routed nothing is left to play, and the battle ends
+    // there, not at the limit. (Where the other side's win is its own objective, a seize, it
+    // plays on for it: `an_attack_uses_the_combat_engine_and_routs`.)
+    let (mut rules, map) = setup(
+        "army A for Arena attacker { unit Ross: Fighter { items SteelAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    rules.scenarios[0].defender.win = Some(oc_model::Condition::Survive { rounds: 5 });
+    let engine = Engine::new(rules).unwrap();
+    let mut ended = 0;
+    for seed in 0..20 {
+        let mut b = battle_seeded(&engine, &map, [&[(1, 2)], &[(6, 2)]], seed);
+        b.state.units[0].hp = 1;
+        b.turn(Turn { unit: 0, to: Some((5, 2)), act: Act::Attack { target: 1 }, ..Default::default() }).unwrap();
+        if b.units[0].state != State::Routed {
+            assert_eq!(b.outcome, None, "seed {seed}");
+            continue;
+        }
+        ended += 1;
+        let why = "the attacker has no unit left, and the defender wins when time runs out";
+        assert_eq!(b.outcome, Some((Outcome::Win(SideId::Defender), why.to_string())), "seed {seed}");
+        assert!(matches!(b.log.last(), Some(Record::End { round: 1, .. })), "seed {seed}");
+    }
+    assert!(ended > 0, "no seed routed the attacker");
+}
+
+#[test]
 fn seizing_needs_the_tag_and_the_tile() {
     let (rules, map) = setup(
         "army A for Arena attacker { unit Ephraim: Lord { items Rapier tags Leader } unit Ross: Fighter { items IronAxe } }

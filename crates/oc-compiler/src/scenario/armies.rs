@@ -368,7 +368,7 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
 /// Where every way `c` may be met needs a unit with a tag (seizing, escaping, razing) that no
 /// unit of `army` has (its own tags, its class's, its items'): what it needs and the tags that
 /// would do. `None` where some way may be met.
-fn untaken(rules: &m::Rules, army: &m::Army, c: &m::Condition) -> Option<(&'static str, BTreeSet<String>)> {
+fn untaken(rules: &m::Rules, army: &m::Army, c: &m::Condition) -> Option<(String, BTreeSet<String>)> {
     let has = |tags: &BTreeSet<String>| {
         army.units.iter().any(|u| {
             u.tags.iter().any(|t| tags.contains(t))
@@ -378,7 +378,7 @@ fn untaken(rules: &m::Rules, army: &m::Army, c: &m::Condition) -> Option<(&'stat
     };
     let needs = |verb: m::Verb, what: &'static str| {
         let tags = super::tags_enabling(rules, verb);
-        (!tags.is_empty() && !has(&tags)).then_some((what, tags))
+        (!tags.is_empty() && !has(&tags)).then(|| (what.to_string(), tags))
     };
     match c {
         m::Condition::Seize { .. } => needs(m::Verb::Seize, "seizing"),
@@ -387,7 +387,8 @@ fn untaken(rules: &m::Rules, army: &m::Army, c: &m::Condition) -> Option<(&'stat
         m::Condition::And(a, b) => untaken(rules, army, a).or_else(|| untaken(rules, army, b)),
         m::Condition::Or(a, b) => {
             let (x, y) = (untaken(rules, army, a)?, untaken(rules, army, b)?);
-            Some((x.0, x.1.union(&y.1).cloned().collect()))
+            let what = if x.0 == y.0 { x.0 } else { format!("{} or {}", x.0, y.0) };
+            Some((what, x.1.union(&y.1).cloned().collect()))
         }
         _ => None,
     }

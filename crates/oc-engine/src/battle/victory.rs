@@ -5,7 +5,8 @@ use oc_model as m;
 use super::{Battle, Combatant, State};
 
 impl Battle<'_> {
-    /// Checks both sides' conditions; the acting side is checked first.
+    /// Checks both sides' conditions, the acting side first; then whether a side with no unit
+    /// left has lost for good (the other side winning when time runs out).
     pub(super) fn check_victory(&mut self, acting: Option<m::SideId>) {
         let order = match acting {
             Some(m::SideId::Defender) => [m::SideId::Defender, m::SideId::Attacker],
@@ -20,6 +21,29 @@ impl Battle<'_> {
                     return;
                 }
             }
+        }
+        // A side with no unit left on the battlefield (each routed, escaped or joined to
+        // another) can win nothing more. Where the other side wins when time runs out, the
+        // battle's end is settled: it ends there, not rounds later at the limit (a newcomer
+        // review: an army routed in round 7 of 8 played on to the limit, and the reports counted
+        // the rounds and the ending wrong). Elsewhere the other side plays on for its own
+        // objective (a seize is a seize, not a rout: it must take the goal in time). Both gone
+        // at once: a draw.
+        let standing = |side: m::SideId| self.state.units.iter().any(|u| u.side == side && u.state == State::Ready);
+        match (standing(m::SideId::Attacker), standing(m::SideId::Defender)) {
+            (false, false) => self.finish(m::Outcome::Draw, "no unit is left on the battlefield".to_string()),
+            (true, false) | (false, true) => {
+                let (left, gone) = if standing(m::SideId::Attacker) {
+                    (m::SideId::Attacker, m::SideId::Defender)
+                } else {
+                    (m::SideId::Defender, m::SideId::Attacker)
+                };
+                if scenario.rounds.is_some() && scenario.on_time_limit == m::Outcome::Win(left) {
+                    let why = format!("the {} has no unit left, and the {} wins when time runs out", gone.word(), left.word());
+                    self.finish(m::Outcome::Win(left), why);
+                }
+            }
+            (true, true) => {}
         }
     }
 
