@@ -347,7 +347,7 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
     };
     if let Some((what, tags)) = side.win.as_ref().and_then(|c| untaken(rules, army, c)).filter(|(_, t)| !limited(t)) {
         let names: Vec<&str> = tags.iter().map(String::as_str).collect();
-        let first = names.first().copied().unwrap_or("Leader");
+        let first = names.first().copied().unwrap_or("TAG");
         let granted = side.grants.iter().any(|(g, n)| *n > 0 && g == first);
         let help = if granted {
             format!("give a unit the tag the scenario grants: `tags {first}` in its braces")

@@ -93,9 +93,9 @@ impl Battle<'_> {
 
     /// The weapon enemy `k` strikes a free attack on unit `i` with: of the weapons it carries
     /// that it may use and that reach 1, the one in hand first, then the others in the order it
-    /// carries them, the first the ruleset's `free_attack` allows (seed 004: "an immediate
-    /// skirmish attack", a melee attack: an Adept holding its Firebolt strikes with its staff).
-    /// `None`: it makes no free attack (a slinger; a caster with no weapon but its spells).
+    /// carries them, the first the ruleset's `free_attack` allows (seed 004's free attack is a
+    /// melee attack: a caster holding its spell strikes with its staff). `None`: it makes no
+    /// free attack (a slinger; a caster with no weapon but its spells).
     pub fn free_attack_weapon(&self, k: usize, i: usize) -> Option<Atom> {
         let u = self.state.units.get(k)?;
         let base = self.loadout(k, false)?;
