@@ -516,7 +516,8 @@ pub(crate) fn check_maps(
                 m::SideId::Attacker => oc_atlas::Side::Attacker,
                 m::SideId::Defender => oc_atlas::Side::Defender,
             };
-            if zone.kind != oc_atlas::RegionKind::Deployment || zone.side != Some(wanted) {
+            let misnamed = zone.kind != oc_atlas::RegionKind::Deployment || zone.side != Some(wanted);
+            if misnamed {
                 diags.push(
                     Diagnostic::error(
                         ZONE_KIND,
@@ -547,20 +548,30 @@ pub(crate) fn check_maps(
             // With `deploy edges` either side may deploy in either zone.
             let swapped = s.home_edges.is_some();
             let need = if swapped { s.attacker.max_units.max(s.defender.max_units) } else { rules_side.max_units };
-            if (room as u64) < u64::from(need) {
+            // (A zone that is not the side's deployment zone is said above: its room follows
+            // once the zone named is the right one.)
+            if (room as u64) < u64::from(need) && !misnamed {
                 let units_span = side_ast.units.first().map_or(zone_span, |(lo, hi)| lo.span.to(hi.span));
                 let whose = if swapped { " (with `deploy edges` either side may deploy here)" } else { "" };
+                let tiles = if room == 1 { "tile" } else { "tiles" };
+                // Lowering the maximum below the least the side brings is no fix.
+                let least = if swapped { s.attacker.min_units.max(s.defender.min_units) } else { rules_side.min_units };
+                let help = if (room as u64) < u64::from(least) {
+                    format!("enlarge the zone on the map to {need} passable tiles (the side brings at least {least} units)")
+                } else {
+                    format!(
+                        "lower the maximum{} to {room}, or enlarge the zone on the map",
+                        if swapped { "s of both sides" } else { "" }
+                    )
+                };
                 diags.push(
                     Diagnostic::error(
                         ZONE_CAPACITY,
                         units_span,
-                        format!("up to {need} units, but `{}` has {room} passable tiles{whose}", zone.name),
+                        format!("up to {need} units, but `{}` has {room} passable {tiles}{whose}", zone.name),
                     )
                     .with_secondary(zone.name_span, "the zone is defined here")
-                    .with_help(format!(
-                        "lower the maximum{} to {room}, or enlarge the zone on the map",
-                        if swapped { "s of both sides" } else { "" }
-                    )),
+                    .with_help(help),
                 );
             }
             // Can the side win?
@@ -704,7 +715,7 @@ fn cannot_win(
                 names.join(" or "),
                 side.word()
             );
-            let first = names.first().copied().unwrap_or("Leader");
+            let first = names.first().copied().unwrap_or("TAG");
             unmet(why, format!("grant it in the {}'s block (`grant {first} to 1`), or allow a class that has it", side.word()))
         })
     };

@@ -229,6 +229,12 @@ fn hint_fixtures_match_their_expectations() {
                 "{stem}: {actual}"
             );
             assert!(actual.contains("has 61 figures; a unit has 1 to 60\n    help: split a larger body"), "{stem}: {actual}");
+        } else if stem == "scenario_zone_too_small" {
+            assert!(
+                first_help.contains("enlarge the zone on the map to 12 passable tiles (the side brings at least 11 units)"),
+                "{stem}: {first_help}"
+            );
+            assert!(actual.contains("oc::scenario::zone_kind") && !actual.contains("but `goal` has"), "{stem}: {actual}");
         } else if stem == "scenario_unwinnable_help" {
             // Each reason with its own fix; a side that wins on time is warned, not refused.
             assert!(first_help.contains("`grant Leader to 1`"), "{stem}: {first_help}");
