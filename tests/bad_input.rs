@@ -49,7 +49,7 @@ const SAVED: &str = "{\"event\":\"source\",\"file\":\"ide.oc\",\"scenario\":\"Th
 
 #[test]
 fn bad_input_is_refused_with_help_and_nothing_lost() {
-    let cases: [(&str, Make, &[&str], &[&str]); 28] = [
+    let cases: [(&str, Make, &[&str], &[&str]); 29] = [
         (
             "more shards than any run has games",
             Make::Nothing,
@@ -121,6 +121,12 @@ fn bad_input_is_refused_with_help_and_nothing_lost() {
             Make::Nothing,
             &["duel", "--attacker", "Paladin", "--defender", "Fighter", "--distance=-1"],
             &["a distance of -1"],
+        ),
+        (
+            "a weapon given as an accessory",
+            Make::Nothing,
+            &["forecast", "--attacker", "Knight", "--defender", "Fighter", "--defender-accessory", "IronSword"],
+            &["`IronSword` is not an accessory", "--defender-accessory take an accessory, such as `"],
         ),
         (
             "a class misspelt",

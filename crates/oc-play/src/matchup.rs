@@ -84,7 +84,12 @@ pub struct Side {
 /// another class (the compiler's army rules, word for word).
 fn check_items(engine: &Engine, l: &Loadout) -> Result<(), String> {
     let Some(class) = engine.rules.class(&l.class) else { return Ok(()) };
-    for name in l.weapon.iter().chain(l.accessory.iter()) {
+    let slots = l
+        .weapon
+        .iter()
+        .map(|w| (w, oc_model::ItemKind::Weapon))
+        .chain(l.accessory.iter().map(|a| (a, oc_model::ItemKind::Accessory)));
+    for (name, slot) in slots {
         let Some(item) = engine.rules.item(name) else {
             let close = oc_diag::closest(name, engine.rules.items.iter().map(|i| i.name.as_str()), 3);
             let hint = match defined_elsewhere("item", name) {
@@ -94,6 +99,22 @@ fn check_items(engine: &Engine, l: &Loadout) -> Result<(), String> {
             };
             return Err(format!("no item `{name}` in these rules{hint}"));
         };
+        // An item in the other slot is said as such before what the class may carry (a sword
+        // as an accessory was refused as a weapon the class does not wield).
+        if item.kind != slot {
+            let (wanted, flag) = if slot == oc_model::ItemKind::Weapon {
+                ("weapon", "`CLASS:WEAPON` takes")
+            } else {
+                ("accessory", "--attacker-accessory and --defender-accessory take")
+            };
+            let some: Vec<&str> = engine.rules.items.iter().filter(|i| i.kind == slot).map(|i| i.name.as_str()).take(4).collect();
+            let help = if some.is_empty() {
+                format!("these rules have no {wanted}: leave it out")
+            } else {
+                format!("{flag} {}, such as {}", oc_diag::article(wanted), or_list(&some))
+            };
+            return Err(format!("`{name}` is not {}\nhelp: {help}", oc_diag::article(wanted)));
+        }
         if let Some((code, message, help)) = oc_compiler::scenario::item_refusals(class, item, None).into_iter().next() {
             return Err(format!("{message} [{code}]\nhelp: {help}"));
         }
