@@ -294,7 +294,8 @@ pub fn table(rows: &[Row], command: &str) -> String {
     );
     s.push_str("| Scenario | File | Attacker | Defender | Games | Attacker wins | 95% interval | Defender wins | Draws | Mean rounds | |\n");
     s.push_str("|---|---|---|---|--:|--:|--:|--:|--:|--:|---|\n");
-    for row in rows {
+    let files = shown_files(rows);
+    for (row, file) in rows.iter().zip(files) {
         let sc = &row.score;
         let n = sc.games.max(1) as f64;
         let [lo, hi] = sc.ci();
@@ -306,7 +307,6 @@ pub fn table(rows: &[Row], command: &str) -> String {
         } else {
             "fair"
         };
-        let file = Path::new(&row.file).file_name().map_or(row.file.clone(), |f| f.to_string_lossy().into_owned());
         s.push_str(&format!(
             "| {} | `{}` | {} | {} | {} | {} | {}–{} | {} | {} | {:.1} | {verdict} |\n",
             cell(&row.title),
@@ -325,6 +325,35 @@ pub fn table(rows: &[Row], command: &str) -> String {
     s.push_str(END);
     s.push('\n');
     s
+}
+
+/// Each row's file as the table names it: its file name, or where two files of the table share
+/// one (`campaign/ford.oc`, `t/ford.oc`), as many of its last folders as tell them apart (a
+/// newcomer review: two rows read `ford.oc` with different results).
+fn shown_files(rows: &[Row]) -> Vec<String> {
+    let parts: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| Path::new(&r.file).components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect())
+        .collect();
+    let tail = |p: &[String], n: usize| p.get(p.len().saturating_sub(n)..).unwrap_or_default().join("/");
+    let mut depth = vec![1usize; rows.len()];
+    loop {
+        let shown: Vec<String> = parts.iter().zip(&depth).map(|(p, d)| tail(p, *d)).collect();
+        let mut grew = false;
+        for i in 0..rows.len() {
+            let clash = (0..rows.len())
+                .any(|j| j != i && shown.get(j) == shown.get(i) && rows.get(j).map(|r| &r.file) != rows.get(i).map(|r| &r.file));
+            if let (true, Some(d), Some(p)) = (clash, depth.get_mut(i), parts.get(i)) {
+                if *d < p.len() {
+                    *d += 1;
+                    grew = true;
+                }
+            }
+        }
+        if !grew {
+            return shown;
+        }
+    }
 }
 
 /// A name as a cell of a Markdown table: a `|` would start a new column, a `<` a tag or a
@@ -469,6 +498,28 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
     use super::*;
+
+    #[test]
+    fn files_of_one_name_are_told_apart_by_their_folders() {
+        let row = |file: &str, scenario: &str| Row {
+            file: file.into(),
+            scenario: scenario.into(),
+            title: "The Ford".into(),
+            attacker: "Raiders".into(),
+            defender: "Wardens".into(),
+            rounds: 0,
+            score: Score::default(),
+            played: String::new(),
+        };
+        let rows =
+            [row("campaign/ford.oc", "Ford"), row("campaign/ford.oc", "Ford2"), row("t/ford.oc", "Ford"), row("keep.oc", "Keep")];
+        assert_eq!(shown_files(&rows), ["campaign/ford.oc", "campaign/ford.oc", "t/ford.oc", "keep.oc"]);
+        let table = table(&rows, "oc fairness campaign t");
+        assert!(table.contains("| `t/ford.oc` |") && table.contains("| `keep.oc` |"), "{table}");
+        // Told apart by a folder deeper down, where the nearest are alike.
+        let rows = [row("a/x/ford.oc", "F"), row("b/x/ford.oc", "F")];
+        assert_eq!(shown_files(&rows), ["a/x/ford.oc", "b/x/ford.oc"]);
+    }
 
     #[test]
     fn the_table_goes_between_the_markers_and_nothing_else_moves() {
