@@ -136,8 +136,8 @@ fn values_that_are_not_even_are_not_written() {
     let dir = project();
     let path = dir.path().join("hunt.oc");
     let before = std::fs::read(&path).unwrap();
-    // 20 games a setting: with seed 2 the nearest values found win 25% (11-47%).
-    let out = oc(dir.path(), &["tune", "hunt.oc", "--knob", "rounds", "--games", "20", "--seed", "2", "--write"]);
+    // 20 games a setting: with seed 1 the nearest values found win 25% (11-47%).
+    let out = oc(dir.path(), &["tune", "hunt.oc", "--knob", "rounds", "--games", "20", "--seed", "1", "--write"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("the knobs could not bring the interval to 50%"), "{stdout}");
@@ -168,7 +168,7 @@ fn a_read_only_file_is_not_written() {
     std::fs::write(&path, &latin).unwrap();
     let out = oc(dir.path(), &["tune", "hunt.oc", "--knob", "rounds", "--games", "60", "--write"]);
     let err = text(&out.stderr);
-    assert!(out.status.code() == Some(1) && err.contains("oc::file::not_utf8") && err.contains("hunt.oc:30:7"), "{err}");
+    assert!(out.status.code() == Some(1) && err.contains("oc::file::not_utf8") && err.contains("hunt.oc:31:7"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), latin);
 }
 
