@@ -23,7 +23,13 @@ fn matchup(
 ) -> Result<(Engine, Loadout, Loadout, i64), u8> {
     let engine = crate::load::engine(ruleset, command)?;
     let (a, d, distance) = matchup::both(&engine, attacker, defender, distance).map_err(|e| {
-        errln!("error: {e}");
+        // One shape for every refusal, as the engine's are said below: `error[CODE]:` where the
+        // refusal breaks a rule with a code.
+        match e.code {
+            Some(code) => errln!("error[{code}]: {}", e.message),
+            None => errln!("error: {}", e.message),
+        }
+        errln!("help: {}", e.help);
         2u8
     })?;
     Ok((engine, a, d, distance))

@@ -6,12 +6,36 @@
 
 use std::path::{Path, PathBuf};
 
+use oc_engine::error_codes::{NOT_A, UNKNOWN_NAME};
 use oc_engine::{Atom, Engine, Form, Loadout};
 use oc_project::DiskHost;
 
+/// Why a matchup is refused, as data: the code of the rule it breaks where one applies (a
+/// usage slip, hit points or a distance out of range, has none), what is wrong and how to mend
+/// it. The caller renders it (`error[CODE]: MESSAGE`, then `help: HELP`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub code: Option<&'static str>,
+    pub message: String,
+    pub help: String,
+}
+
+impl Refused {
+    fn new(code: Option<&'static str>, message: impl Into<String>, help: impl Into<String>) -> Refused {
+        Refused { code, message: message.into(), help: help.into() }
+    }
+}
+
+/// `MESSAGE` and a `help:` line, as a terminal shows it under its `error` heading.
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}\nhelp: {}", self.message, self.help)
+    }
+}
+
 /// The loadout a unit written `CLASS` or `CLASS:WEAPON` means; without a weapon, the first
 /// weapon of the class's kit (or of the rules).
-pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
+pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, Refused> {
     let (class, weapon) = match spec.split_once(':') {
         Some((c, w)) => (c.trim(), Some(w.trim().to_string())),
         None => (spec.trim(), None),
@@ -19,14 +43,14 @@ pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
     let Some(c) = engine.rules.class(class) else {
         let names = engine.rules.classes.iter().map(|c| c.name.as_str());
         let close = oc_diag::closest(class, names, 3);
-        let hint = if let Some(elsewhere) = defined_elsewhere("class", class) {
-            format!("\nhelp: {elsewhere}")
+        let help = if let Some(elsewhere) = defined_elsewhere("class", class) {
+            elsewhere
         } else if close.is_empty() {
-            "\nhelp: `oc matrix` lists every class with its weapons".to_string()
+            "`oc matrix` lists every class with its weapons".to_string()
         } else {
-            format!("\nhelp: did you mean {}?", or_list(&close))
+            format!("did you mean {}?", or_list(&close))
         };
-        return Err(format!("no class `{class}` in these rules{hint}"));
+        return Err(Refused::new(Some(UNKNOWN_NAME), format!("no class `{class}` in these rules"), help));
     };
     let weapon = weapon.or_else(|| engine.kit_weapon(&c.name));
     // Its kit's other attack forms strike too, as in a battle (a wyvern's bite, talons and tail).
@@ -82,7 +106,7 @@ pub struct Side {
 
 /// Refuses what an army may not field: a weapon the class does not wield, an item exclusive to
 /// another class (the compiler's army rules, word for word).
-fn check_items(engine: &Engine, l: &Loadout) -> Result<(), String> {
+fn check_items(engine: &Engine, l: &Loadout) -> Result<(), Refused> {
     let Some(class) = engine.rules.class(&l.class) else { return Ok(()) };
     let slots = l
         .weapon
@@ -92,12 +116,12 @@ fn check_items(engine: &Engine, l: &Loadout) -> Result<(), String> {
     for (name, slot) in slots {
         let Some(item) = engine.rules.item(name) else {
             let close = oc_diag::closest(name, engine.rules.items.iter().map(|i| i.name.as_str()), 3);
-            let hint = match defined_elsewhere("item", name) {
-                Some(elsewhere) => format!("\nhelp: {elsewhere}"),
-                None if close.is_empty() => "\nhelp: name an item of the rules (`oc doc` lists them)".to_string(),
-                None => format!("\nhelp: did you mean {}?", or_list(&close)),
+            let help = match defined_elsewhere("item", name) {
+                Some(elsewhere) => elsewhere,
+                None if close.is_empty() => "name an item of the rules (`oc doc` lists them)".to_string(),
+                None => format!("did you mean {}?", or_list(&close)),
             };
-            return Err(format!("no item `{name}` in these rules{hint}"));
+            return Err(Refused::new(Some(UNKNOWN_NAME), format!("no item `{name}` in these rules"), help));
         };
         // An item in the other slot is said as such before what the class may carry (a sword
         // as an accessory was refused as a weapon the class does not wield).
@@ -113,17 +137,17 @@ fn check_items(engine: &Engine, l: &Loadout) -> Result<(), String> {
             } else {
                 format!("{flag} {}, such as {}", oc_diag::article(wanted), or_list(&some))
             };
-            return Err(format!("`{name}` is not {}\nhelp: {help}", oc_diag::article(wanted)));
+            return Err(Refused::new(Some(NOT_A), format!("`{name}` is not {}", oc_diag::article(wanted)), help));
         }
         if let Some((code, message, help)) = oc_compiler::scenario::item_refusals(class, item, None).into_iter().next() {
-            return Err(format!("{message} [{code}]\nhelp: {help}"));
+            return Err(Refused::new(Some(code), message, help));
         }
     }
     Ok(())
 }
 
 /// The loadout of one side of a matchup, refused when an army could not field it.
-pub fn build(engine: &Engine, side: &Side) -> Result<Loadout, String> {
+pub fn build(engine: &Engine, side: &Side) -> Result<Loadout, Refused> {
     let mut l = loadout(engine, &side.spec)?;
     l.terrain = side.terrain.as_deref().map(Atom::new);
     l.hp = side.hp;
@@ -137,9 +161,10 @@ pub fn build(engine: &Engine, side: &Side) -> Result<Loadout, String> {
     if let Some(hp) = side.hp {
         let most = engine.unit(&Loadout { hp: None, ..l.clone() }, &[]).map_or(i64::MAX, |u| u.max_hp);
         if !(1..=most).contains(&hp) {
-            return Err(format!(
-                "{hp} hit points for {}: it has 1 to {most}\nhelp: give its hit points from 1 to {most}, or leave them out for full",
-                l.class
+            return Err(Refused::new(
+                None,
+                format!("{hp} hit points for {}: it has 1 to {most}", l.class),
+                format!("give its hit points from 1 to {most}, or leave them out for full"),
             ));
         }
     }
@@ -152,18 +177,26 @@ pub fn distance_for(engine: &Engine, a: &Loadout, distance: Option<i64>) -> i64 
 }
 
 /// Both sides' loadouts ([`build`]) and the distance between them ([`distance_for`]).
-pub fn both(engine: &Engine, attacker: &Side, defender: &Side, distance: Option<i64>) -> Result<(Loadout, Loadout, i64), String> {
+pub fn both(
+    engine: &Engine,
+    attacker: &Side,
+    defender: &Side,
+    distance: Option<i64>,
+) -> Result<(Loadout, Loadout, i64), Refused> {
     if let Some(d) = distance.filter(|d| *d < 1) {
-        return Err(format!(
-            "a distance of {d}: two units stand at least 1 tile apart\nhelp: give --distance 1 or more, or leave it out for the nearest the attacker's weapon reaches"
+        return Err(Refused::new(
+            None,
+            format!("a distance of {d}: two units stand at least 1 tile apart"),
+            "give --distance 1 or more, or leave it out for the nearest the attacker's weapon reaches",
         ));
     }
     let (a, d) = (build(engine, attacker)?, build(engine, defender)?);
     // The battle refuses an attack by a unit that may not attack (`can_attack`): no exchange.
     if !engine.may_attack(&a) {
-        return Err(format!(
-            "{} cannot attack as loaded: its rules' `can_attack` is false (a status or tag forbids attacks)\nhelp: drop the status or tag that forbids it, or forecast another unit",
-            a.class
+        return Err(Refused::new(
+            None,
+            format!("{} cannot attack as loaded: its rules' `can_attack` is false (a status or tag forbids attacks)", a.class),
+            "drop the status or tag that forbids it, or forecast another unit",
         ));
     }
     let distance = distance_for(engine, &a, distance);

@@ -19,11 +19,15 @@ fn loadouts_refusals_and_distances() {
     assert_eq!(matchup::distance_for(&engine, &archer, None), 2, "a bow's nearest reach");
     assert_eq!(matchup::distance_for(&engine, &archer, Some(3)), 3);
     let wrong = matchup::build(&engine, &side("Cavalier:IronBow")).err().unwrap();
-    assert!(wrong.contains("[oc::") && wrong.contains("\nhelp: "), "{wrong}");
+    assert!(wrong.code.is_some_and(|c| c.starts_with("oc::")) && !wrong.help.is_empty(), "{wrong:?}");
     let unknown = matchup::build(&engine, &side("Cavalir")).err().unwrap();
-    assert!(unknown.starts_with("no class `Cavalir` in these rules") && unknown.contains("`Cavalier`"), "{unknown}");
+    assert_eq!(unknown.code, Some("oc::engine::unknown_name"));
+    assert!(unknown.message == "no class `Cavalir` in these rules" && unknown.help.contains("`Cavalier`"), "{unknown:?}");
     let item = matchup::build(&engine, &side("Cavalier:IronSwrd")).err().unwrap();
-    assert!(item.starts_with("no item `IronSwrd`") && item.contains("`IronSword`"), "{item}");
+    assert!(item.message.starts_with("no item `IronSwrd`") && item.help.contains("`IronSword`"), "{item:?}");
+    // An item in the other slot: said as such, with the code of its rule.
+    let sword = matchup::build(&engine, &Side { accessory: Some("IronSword".into()), ..side("Fighter") }).err().unwrap();
+    assert_eq!((sword.code, sword.message.as_str()), (Some("oc::engine::not_a"), "`IronSword` is not an accessory"));
     let x = matchup::exchange(&engine, &cavalier, &archer, 1, matchup::Stated::default()).unwrap();
     let f = x.forecast();
     assert!((0.0..=1.0).contains(&f.defender_routed));
