@@ -369,7 +369,8 @@ army D for Field defender { unit Dov: Knight { items Longsword, RoundShield } }
 }
 
 /// `oc forecast` on seed 004 states how an attack is made: a charge (`--moved`) and how hidden
-/// the target is (`--cover`); `oc duel` tells the rolled icons in words.
+/// the target is (`--cover`) and shows the Health Dice by their icons; `oc duel` tells the
+/// rolled icons in words.
 #[test]
 fn oc_forecast_states_a_charge_and_cover_and_oc_duel_tells_icons_in_words() {
     let forecast = |args: &[&str]| -> serde_json::Value {
@@ -390,6 +391,12 @@ fn oc_forecast_states_a_charge_and_cover_and_oc_duel_tells_icons_in_words() {
     let open = forecast(&shot)["attacker"]["hit"].as_f64().unwrap();
     let half = forecast(&[&shot[..], &["--cover", "1"]].concat())["attacker"]["hit"].as_f64().unwrap();
     assert!((half - open * 11.0 / 36.0).abs() < 1e-9, "{open} {half}");
+    // The Health Dice as a player reads them, in columns that keep apart (their face values
+    // were printed raw, the two sides' run together).
+    let out = oc(&root(), &["forecast", "--ruleset", "skirmish", "--attacker", "Lord", "--defender", "Veteran"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("  4d{save, maneuver, melee, missile, magic, id}  2d{save, maneuver, melee"), "{table}");
+    assert!(table.contains("  4d{maneuver=1, others 0}") && !table.contains("=10000"), "{table}");
     let out =
         oc(&root(), &["forecast", "--ruleset", "skirmish", "--attacker", "Bowman", "--defender", "Militia", "--cover", "3"]);
     assert_eq!(out.status.code(), Some(2), "cover is 0, 1 or 2");

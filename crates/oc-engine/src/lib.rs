@@ -664,9 +664,7 @@ impl Engine {
                             .unwrap_or_default(),
                     ),
                     ir::V::Name(id) => Shown::Text(self.ir.name(*id).to_string()),
-                    ir::V::Dice(id) => {
-                        Shown::Text(self.ir.shapes.get(*id as usize).map(|s| s.shape.to_string()).unwrap_or_default())
-                    }
+                    ir::V::Dice(id) => Shown::Text(self.ir.shapes.get(*id as usize).map(|s| s.shape.shown()).unwrap_or_default()),
                     _ => Shown::Text(String::new()),
                 };
                 (name.clone(), if name == "hp" { Shown::Int(unit.max_hp) } else { shown })

@@ -383,6 +383,70 @@ impl Dist {
     }
 }
 
+impl DiceShape {
+    /// The dice as a player reads them where their faces are named: a die of faces all different
+    /// by their names alone (`4d{save, maneuver, melee, missile, magic, id}`: the values only
+    /// count the icons apart), one whose faces share values by what each face counts, the most
+    /// shared value last as `others` (`4d{maneuver=1, others 0}`). Any other dice as written.
+    pub fn shown(&self) -> String {
+        let named = |t: &DieTerm| matches!(&t.faces, Faces::Listed(v) if t.names.len() == v.len() && !v.is_empty());
+        if self.terms.is_empty() || !self.terms.iter().all(named) {
+            return self.to_string();
+        }
+        let mut text = String::new();
+        for (i, t) in self.terms.iter().enumerate() {
+            let Faces::Listed(values) = &t.faces else { return self.to_string() };
+            let mut groups: Vec<(i64, Vec<&str>)> = Vec::new();
+            for (v, n) in values.iter().zip(&t.names) {
+                match groups.iter_mut().find(|(g, _)| g == v) {
+                    Some((_, names)) => names.push(n),
+                    None => groups.push((*v, vec![n])),
+                }
+            }
+            let faces = if groups.len() == values.len() {
+                t.names.join(", ")
+            } else {
+                // The largest group last, as `others` (the first of the largest on a tie).
+                let most = groups.iter().enumerate().max_by_key(|(k, (_, n))| (n.len(), std::cmp::Reverse(*k))).map(|(k, _)| k);
+                let mut said: Vec<String> = groups
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| Some(*k) != most)
+                    .map(|(_, (v, names))| format!("{}={v}", names.join("/")))
+                    .collect();
+                if let Some((v, _)) = most.and_then(|k| groups.get(k)) {
+                    said.push(format!("others {v}"));
+                }
+                said.join(", ")
+            };
+            let count = if t.count != 1 || t.keep.is_some() { t.count.to_string() } else { String::new() };
+            text.push_str(match (i, t.negative) {
+                (0, true) => "-",
+                (0, false) => "",
+                (_, true) => " - ",
+                (_, false) => " + ",
+            });
+            let mut term = format!("{count}d{{{faces}}}");
+            if t.explode {
+                term.push('!');
+            }
+            if t.crit {
+                term.push('c');
+            }
+            if let Some(k) = t.keep {
+                term.push_str(&format!("{}{}", if k.highest { "kh" } else { "kl" }, k.count));
+            }
+            text.push_str(&term);
+        }
+        match self.constant {
+            0 => {}
+            c if c < 0 => text.push_str(&format!(" - {}", c.unsigned_abs())),
+            c => text.push_str(&format!(" + {c}")),
+        }
+        text
+    }
+}
+
 impl fmt::Display for DiceShape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, t) in self.terms.iter().enumerate() {
@@ -429,6 +493,27 @@ mod tests {
 
     fn term(count: u32, sides: u32) -> DieTerm {
         DieTerm { count, faces: Faces::Sides(sides), explode: false, crit: false, keep: None, negative: false, names: Vec::new() }
+    }
+
+    #[test]
+    fn named_faces_are_shown_as_players_read_them() {
+        let named = |count: u32, faces: &[(&str, i64)]| DieTerm {
+            faces: Faces::Listed(faces.iter().map(|(_, v)| *v).collect()),
+            names: faces.iter().map(|(n, _)| n.to_string()).collect(),
+            ..term(count, 0)
+        };
+        // Seed 004's Health Dice: each face one icon, its value only counting the icons apart.
+        let icons = [("save", 1), ("maneuver", 10), ("melee", 100), ("missile", 1000), ("magic", 10000), ("id", 0)];
+        let health = DiceShape { terms: vec![named(4, &icons)], constant: 0 };
+        assert_eq!(health.shown(), "4d{save, maneuver, melee, missile, magic, id}");
+        assert_eq!(health.to_string(), "4d{save=1,maneuver=10,melee=100,missile=1000,magic=10000,id=0}", "as written");
+        // The same dice counted for one icon: what each face counts, the most shared last.
+        let check = [("save", 0), ("maneuver", 1), ("melee", 0), ("missile", 0), ("magic", 0), ("id", 0)];
+        assert_eq!(DiceShape { terms: vec![named(2, &check)], constant: 0 }.shown(), "2d{maneuver=1, others 0}");
+        let split = [("miss", 0), ("graze", 1), ("hit", 1), ("crit", 2), ("blank", 0)];
+        assert_eq!(DiceShape { terms: vec![named(1, &split)], constant: -1 }.shown(), "d{graze/hit=1, crit=2, others 0} - 1");
+        // Unnamed dice as written.
+        assert_eq!(DiceShape { terms: vec![term(2, 6)], constant: 3 }.shown(), "2d6 + 3");
     }
 
     fn p(d: &Dist, v: i64) -> f64 {

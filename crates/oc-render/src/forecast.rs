@@ -80,22 +80,31 @@ pub fn forecast_table(engine: &Engine, f: &Forecast) -> String {
     let name = |s: &SideForecast| format!("{} ({})", s.class, s.weapon.clone().unwrap_or_else(|| "unarmed".into()));
     let mut out = String::new();
     let _ = writeln!(out, "{} forecast at distance {}", engine.rules.ruleset.name, f.distance);
-    // Columns of 28, wider where a name is longer (two long names ran together).
-    let w = 28.max(name(a).chars().count().max(name(d).chars().count()) + 2);
-    let _ = writeln!(out, "{:<14}{:>w$}{:>w$}", "", name(a), name(d));
-    let row = |out: &mut String, label: &str, x: String, y: String| {
-        let _ = writeln!(out, "{label:<14}{x:>w$}{y:>w$}");
-    };
-    row(&mut out, "HP", format!("{}/{}", a.hp, a.max_hp), format!("{}/{}", d.hp, d.max_hp));
     let shown = |s: &SideForecast, stat: &str| match s.effective.iter().find(|(n, _)| n == stat).map(|(_, v)| v) {
         Some(Shown::Int(i)) => i.to_string(),
         Some(Shown::Bool(b)) => b.to_string(),
         Some(Shown::Text(t)) => t.clone(),
         None => String::new(),
     };
-    for stat in &engine.rules.ruleset.stats {
-        let label = stat.title.clone().unwrap_or_else(|| stat.name.clone());
-        row(&mut out, &label, shown(a, &stat.name), shown(d, &stat.name));
+    let stats: Vec<(String, String, String)> = engine
+        .rules
+        .ruleset
+        .stats
+        .iter()
+        .map(|stat| (stat.title.clone().unwrap_or_else(|| stat.name.clone()), shown(a, &stat.name), shown(d, &stat.name)))
+        .collect();
+    // Columns of 28, wider where a name or a stat's value is longer, and labels as wide as the
+    // longest (names, dice and a ruleset's long titles ran together).
+    let widest = stats.iter().map(|(_, x, y)| x.chars().count().max(y.chars().count())).max().unwrap_or(0);
+    let w = 28.max(name(a).chars().count().max(name(d).chars().count()).max(widest) + 2);
+    let lw = 14.max(stats.iter().map(|(l, ..)| l.chars().count() + 2).max().unwrap_or(0));
+    let _ = writeln!(out, "{:<lw$}{:>w$}{:>w$}", "", name(a), name(d));
+    let row = |out: &mut String, label: &str, x: String, y: String| {
+        let _ = writeln!(out, "{label:<lw$}{x:>w$}{y:>w$}");
+    };
+    row(&mut out, "HP", format!("{}/{}", a.hp, a.max_hp), format!("{}/{}", d.hp, d.max_hp));
+    for (label, x, y) in stats {
+        row(&mut out, &label, x, y);
     }
     let can = |s: &SideForecast, v: String| if s.strikes == 0 { "-".to_string() } else { v };
     // Rolled damage (damage dice) is said by its mean and range on a hit: its most alone (189
