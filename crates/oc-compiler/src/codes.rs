@@ -411,8 +411,11 @@ holds the modifier), or make it an accessory, whose modifiers hold while it is c
 "The engine reads some declarations only through others: a weapon `triangle` where an \
 expression reads `triangle` (the combat formulas, a `when`), an action's `cost` where the \
 turn's formulas price steps by it (`cost`, `priced`) or the action is charged, a terrain's \
-`elevation` where the ruleset's `situations` name the `ground` attribute, and `blocks_sight` \
-where the turn block says `line_of_sight`. Written without its reader the declaration changes \
+`elevation` where the ruleset's `situations` name the `ground` attribute, `blocks_sight` \
+where the turn block says `line_of_sight`, a terrain's `defense` where an expression reads \
+`terrain_defense`, and a weapon type's `staff` where one reads `weapon.staff`; a `can_attack` \
+the engine reads to refuse a unit's attacks stops its counters and follow-ups only where a \
+combat formula reads it. Written without its reader the declaration changes \
 nothing in any game, so it is a warning (the standard library's own shared terrain is not \
 warned of).\n\nExample:\n    triangle { Blade > Hatchet > Pike > Blade }   // and no formula \
 reads `triangle`\n\nFix: read it (`hit = roll(hit) <= attacker.skl + triangle`, `turn { spend \

@@ -155,6 +155,14 @@ pub(crate) struct Notes {
     pub reads_triangle: bool,
     /// Whether a turn formula reads an action's price (`cost` or `priced`).
     pub reads_action_cost: bool,
+    /// Whether an expression reads a unit's `terrain_defense` (else a terrain's `defense`
+    /// changes nothing).
+    pub reads_terrain_defense: bool,
+    /// Whether an expression reads `weapon.staff` (else a weapon type's `staff` changes nothing).
+    pub reads_weapon_staff: bool,
+    /// Whether a combat formula or a strike's `when` reads `can_attack` (else a unit that may
+    /// not attack still counters and follows up).
+    pub reads_can_attack_in_combat: bool,
     /// Where an action without `charge` gives a `cost`: read only by the turn's formulas.
     pub action_costs: Vec<Span>,
     /// Each class's kit items as written (class, item, where), checked once items are lowered.

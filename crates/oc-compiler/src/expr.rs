@@ -382,6 +382,7 @@ impl<'a> Checker<'a> {
                     );
                     return error_expr();
                 };
+                self.notes.reads_weapon_staff |= field.value == "staff";
                 return (m::Expr::Weapon { unit, property: field.value.to_string() }, Some(ty.clone()));
             }
         }
@@ -420,7 +421,10 @@ impl<'a> Checker<'a> {
                 return self.not_here(field.span, "whether a unit moved before attacking", Kind::Moved, scope)
             }
             "moved" => return (m::Expr::Moved(unit), Some(Type::Bool)),
-            "terrain_defense" => return (m::Expr::TerrainDefense(unit), Some(Type::Int)),
+            "terrain_defense" => {
+                self.notes.reads_terrain_defense = true;
+                return (m::Expr::TerrainDefense(unit), Some(Type::Int));
+            }
             // Seed 003's units of figures: a ruleset's own attribute of the name comes first.
             "figures" | "figure_hp" if self.attribute_type(&field.value).is_none() && !scope.holds().activated => {
                 return self.not_here(field.span, "a unit's figures", Kind::Figures, scope)
@@ -453,7 +457,11 @@ impl<'a> Checker<'a> {
             };
         }
         match self.attribute_type(&field.value) {
-            Some(ty) => (m::Expr::Attribute { unit, name: field.value.to_string() }, Some(ty)),
+            Some(ty) => {
+                self.notes.reads_can_attack_in_combat |=
+                    field.value == "can_attack" && matches!(scope.place, Place::Formula | Place::Strike);
+                (m::Expr::Attribute { unit, name: field.value.to_string() }, Some(ty))
+            }
             None => {
                 let mut names = self.attribute_names();
                 names.extend(UNIT_FIELDS.iter().map(|(n, _)| *n));

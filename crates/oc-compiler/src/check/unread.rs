@@ -1,8 +1,10 @@
 //! Declarations the engine reads only through another declaration (`oc::rules::unread`): a
 //! weapon triangle without an expression reading `triangle`, an action's `cost` without a turn
 //! formula pricing steps by it, a terrain's `elevation` without `situations { ground ... }`,
-//! `blocks_sight` without `line_of_sight`. Warnings, given once every item is lowered (a `when`
-//! of any tag may read `triangle`).
+//! `blocks_sight` without `line_of_sight`, a terrain's `defense` without an expression reading
+//! `terrain_defense`, a weapon type's `staff` without one reading `weapon.staff`, a `can_attack`
+//! no combat formula reads (its units counter all the same). Warnings, given once every item is
+//! lowered (a `when` of any tag may read `triangle`).
 
 use oc_diag::Diagnostic;
 use oc_model as m;
@@ -33,6 +35,31 @@ impl Checker<'_> {
                 );
             }
         }
+        for item in items {
+            match item {
+                // "staves never counter or follow up" where the formulas say so: the flag alone
+                // does nothing.
+                ast::Item::WeaponType(w) if w.staff && !self.notes.reads_weapon_staff => warnings.push(
+                    Diagnostic::warning(RULES_UNREAD, w.span, format!("nothing reads that `{}` is a staff", w.name.value))
+                        .with_label("no combat formula or `when` reads `weapon.staff`")
+                        .with_help(
+                            "read it where staves differ (`counter = not attacker.weapon.staff and ...`), or drop `staff`",
+                        ),
+                ),
+                // The engine stops a unit that may not attack from attacking; its answers are
+                // the combat formulas' to stop.
+                ast::Item::Ruleset(r) if !self.notes.reads_can_attack_in_combat => {
+                    for b in r.bases.iter().filter(|b| b.name.value == "can_attack") {
+                        warnings.push(
+                            Diagnostic::warning(RULES_UNREAD, b.name.span, "a unit that may not attack still counters and follows up")
+                                .with_label("the engine refuses its attacks; no combat formula reads `can_attack`")
+                                .with_help("read it in the answers: `counter = attacker.can_attack and ...` and `follow_up = attacker.can_attack and ...`"),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
         let ground = ruleset.situations.as_ref().is_some_and(|s| s.ground.is_some());
         let sight = ruleset.turn.line_of_sight;
         for name in &self.syms.terrains.order {
@@ -42,6 +69,13 @@ impl Checker<'_> {
                     Diagnostic::warning(RULES_UNREAD, e.span, format!("nothing reads `{name}`'s elevation"))
                         .with_label("the ruleset's `situations` name no `ground` attribute")
                         .with_help("name the Int attribute that holds it in the ruleset (`situations { ground height }`), or drop `elevation`"),
+                );
+            }
+            if let Some(d) = t.defense.first().filter(|d| d.value != 0 && !self.notes.reads_terrain_defense) {
+                warnings.push(
+                    Diagnostic::warning(RULES_UNREAD, d.span, format!("nothing reads `{name}`'s defense"))
+                        .with_label("no combat formula or `when` reads `terrain_defense`")
+                        .with_help("read it where it counts (`damage = attacker.str - defender.def - defender.terrain_defense`), or drop `defense`"),
                 );
             }
             if let Some(span) = t.blocks_sight.filter(|_| !sight) {
