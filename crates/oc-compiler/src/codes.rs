@@ -309,6 +309,13 @@ then defender`) can win all the same: a condition of its that can never be met i
 An army none of whose units has the tag its side's objective needs (the scenario grants a \
 Leader, but no unit carries it) is warned too.\n\nFix: grant the tag (and give it to a unit), \
 raise `rounds`, move the objective, or give the side a condition it can meet.";
+    TIME_LIMIT_WINNER = "oc::scenario::time_limit_winner", "a side's condition is met as time runs out, before the time limit's winner",
+"A side wins by `survive N rounds` where N is the time limit, and the scenario gives the \
+limit to the other side (`rounds 3 then attacker`): the battle's last round ends, the \
+survivor's condition is met, and it wins; who wins when time runs out is never asked.\n\n\
+Example:\n    rounds 3 then attacker\n    defender { ... win survive 3 rounds }\n\n\
+Fix: give the time limit to the surviving side (`then defender`), or ask it to survive fewer \
+rounds than the limit.";
     FOG_VISION = "oc::scenario::fog_vision", "a scenario's fog vision is out of range",
 "`fog vision N` sets how many tiles (by the distance units move by) a unit sees under fog of \
 war, where the ruleset gives units no `vision` attribute. A unit sees at least the tiles next \

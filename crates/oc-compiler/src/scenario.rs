@@ -594,6 +594,29 @@ pub(crate) fn check_maps(
                 None => None,
                 Some(c) => cannot_win(c, id, s, rules, &map, (&reach, &sources)),
             };
+            // `survive N rounds` met as the last round ends: the time limit's own winner is
+            // never asked (victory is checked before the limit).
+            if let (Some(limit), Some(c)) = (s.rounds, &rules_side.win) {
+                if s.on_time_limit != m::Outcome::Win(id) && survives_to(c, limit) {
+                    let span = side_ast.wins.first().map_or(side_ast.side.span, ast::Cond::span);
+                    let then = match s.on_time_limit {
+                        m::Outcome::Win(w) => format!("then {}", w.word()),
+                        m::Outcome::Draw => "then draw".to_string(),
+                    };
+                    diags.push(
+                        Diagnostic::warning(
+                            TIME_LIMIT_WINNER,
+                            span,
+                            format!("the {} wins by surviving the last of the {limit} rounds: `{then}` never decides", id.word()),
+                        )
+                        .with_help(format!(
+                            "give the time limit to the {} (`rounds {limit} then {}`), or ask it to survive fewer rounds",
+                            id.word(),
+                            id.word()
+                        )),
+                    );
+                }
+            }
             // A grant of a tag no rule defines is said there (oc::name::unknown_tag): what the
             // side could win with it follows once it is fixed, not said as unwinnable now.
             let unknown_grant = rules_side.grants.iter().any(|(g, _)| rules.tag(g).is_none());
@@ -674,6 +697,16 @@ pub(crate) fn check_rout_targets(defs: &[ast::ScenarioDef], armies: &[m::Army], 
                 diags.push(d);
             }
         }
+    }
+}
+
+/// Whether `c` is met as round `limit` ends whatever happens: `survive limit rounds`, or an
+/// alternative of it.
+fn survives_to(c: &m::Condition, limit: u32) -> bool {
+    match c {
+        m::Condition::Survive { rounds } => *rounds == limit,
+        m::Condition::Or(a, b) => survives_to(a, limit) || survives_to(b, limit),
+        _ => false,
     }
 }
 

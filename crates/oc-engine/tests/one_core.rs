@@ -83,6 +83,48 @@ fn distance_is_read_in_a_trigger_with_a_foe() {
     assert!(healed, "{:#?}", b.log);
 }
 
+#[test]
+fn a_unit_its_own_attack_routed_runs_no_after_attack() {
+    // `on after_attack` is the attacker's once its attack is over: not where the counter routed
+    // it (an audit saw a routed unit's parting blow land).
+    let (rules, map) = setup(
+        "tag Parting on class { on after_attack { damage(foe, 2) } }
+         class Brawler { ratings { str A mag E skl D spd C def D res E } wields Axes tags Parting cost 1 }
+         army A for Arena attacker { unit Ross: Brawler { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let (mut routed, mut parted) = (0, 0);
+    for seed in 0..40 {
+        let mut b = oc_engine::battle::Battle::new(
+            &engine,
+            &engine.rules.scenarios[0],
+            &map,
+            [&engine.rules.armies[0], &engine.rules.armies[1]],
+            [&[(1, 2)], &[(6, 2)]],
+            seed,
+        )
+        .unwrap();
+        b.state.units[0].hp = 1;
+        b.turn(oc_engine::battle::Turn {
+            unit: 0,
+            to: Some((5, 2)),
+            act: oc_engine::battle::Act::Attack { target: 1 },
+            ..Default::default()
+        })
+        .unwrap();
+        let after = b.log.iter().any(|r| matches!(r, Record::Trigger { unit: 0, .. }));
+        if b.units[0].hp <= 0 {
+            routed += 1;
+            assert!(!after, "seed {seed}: a routed unit's after_attack ran: {:#?}", b.log);
+        } else if b.units[1].hp > 0 {
+            parted += 1;
+            assert!(after, "seed {seed}: the attack is over, its after_attack runs");
+        }
+    }
+    assert!(routed > 0 && parted > 0, "{routed} routed, {parted} parted");
+}
+
 /// The stamina ruleset (seed 002) with `edit` applied to its ruleset file, and Caer Pelyn's
 /// scenario and armies under it.
 fn stamina(edit: impl Fn(&str) -> String) -> (Rules, BattleMap) {

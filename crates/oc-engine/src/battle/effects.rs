@@ -209,8 +209,11 @@ impl<'e> Battle<'e> {
 
     /// [`Battle::run_triggers_drawing`] with the strike's result on the charts (`on chart`).
     pub(super) fn run_triggers_charted(&mut self, i: usize, event: m::Event, foe: Option<usize>, drawn: &Drawn, chart: i64) {
-        // A routed unit's own `on routed` effects are its last; nothing else runs off the board.
-        if !self.on_board(i) && event != m::Event::Routed {
+        // A routed unit's own `on routed` effects are its last; nothing else runs off the board,
+        // nor for a unit struck down whose rout is yet to be marked (its `after_attack` once a
+        // counter routed it: an audit saw it deal damage from beyond its rout).
+        let down = self.state.units.get(i).is_some_and(|u| u.hp <= 0);
+        if (!self.on_board(i) || down) && event != m::Event::Routed {
             return;
         }
         // No tag or status of the rules handles the event: nothing to look for.
