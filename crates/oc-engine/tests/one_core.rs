@@ -62,6 +62,17 @@ fn promotion_terrain_and_weapons_are_read_in_a_battle() {
     assert!(action_allowed("not self.weapon.magic and self.weapon.max_range == 1", (1, 3)));
 }
 
+/// Unit 0 steps next to unit 1 (at (6, 2)) and attacks it.
+fn close_in_and_attack(b: &mut oc_engine::battle::Battle) {
+    let t = oc_engine::battle::Turn {
+        unit: 0,
+        to: Some((5, 2)),
+        act: oc_engine::battle::Act::Attack { target: 1 },
+        ..Default::default()
+    };
+    b.turn(t).unwrap();
+}
+
 #[test]
 fn distance_is_read_in_a_trigger_with_a_foe() {
     let (rules, map) = setup(
@@ -72,13 +83,7 @@ fn distance_is_read_in_a_trigger_with_a_foe() {
     );
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(1, 2)], &[(6, 2)]]);
-    b.turn(oc_engine::battle::Turn {
-        unit: 0,
-        to: Some((5, 2)),
-        act: oc_engine::battle::Act::Attack { target: 1 },
-        ..Default::default()
-    })
-    .unwrap();
+    close_in_and_attack(&mut b);
     let healed = b.log.iter().any(|r| matches!(r, Record::Trigger { unit: 0, note, .. } if note.starts_with("heals Ross")));
     assert!(healed, "{:#?}", b.log);
 }
@@ -106,13 +111,7 @@ fn a_unit_its_own_attack_routed_runs_no_after_attack() {
         )
         .unwrap();
         b.state.units[0].hp = 1;
-        b.turn(oc_engine::battle::Turn {
-            unit: 0,
-            to: Some((5, 2)),
-            act: oc_engine::battle::Act::Attack { target: 1 },
-            ..Default::default()
-        })
-        .unwrap();
+        close_in_and_attack(&mut b);
         let after = b.log.iter().any(|r| matches!(r, Record::Trigger { unit: 0, .. }));
         if b.units[0].hp <= 0 {
             routed += 1;
