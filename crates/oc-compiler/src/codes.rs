@@ -420,7 +420,8 @@ expression reads `triangle` (the combat formulas, a `when`), an action's `cost` 
 turn's formulas price steps by it (`cost`, `priced`) or the action is charged, a terrain's \
 `elevation` where the ruleset's `situations` name the `ground` attribute, `blocks_sight` \
 where the turn block says `line_of_sight`, a terrain's `defense` where an expression reads \
-`terrain_defense`, and a weapon type's `staff` where one reads `weapon.staff`; a `can_attack` \
+`terrain_defense`, a weapon type's `staff` where one reads `weapon.staff`, and `on chart` \
+where a `chart` formula gives each strike its result on the charts; a `can_attack` \
 the engine reads to refuse a unit's attacks stops its counters and follow-ups only where a \
 combat formula reads it. Written without its reader the declaration changes \
 nothing in any game, so it is a warning (the standard library's own shared terrain is not \

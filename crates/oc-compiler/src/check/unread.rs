@@ -3,7 +3,7 @@
 //! formula pricing steps by it, a terrain's `elevation` without `situations { ground ... }`,
 //! `blocks_sight` without `line_of_sight`, a terrain's `defense` without an expression reading
 //! `terrain_defense`, a weapon type's `staff` without one reading `weapon.staff`, a `can_attack`
-//! no combat formula reads (its units counter all the same). Warnings, given once every item is
+//! no combat formula reads (its units counter all the same), `on chart` without a `chart` formula. Warnings, given once every item is
 //! lowered (a `when` of any tag may read `triangle`).
 
 use oc_diag::Diagnostic;
@@ -58,6 +58,27 @@ impl Checker<'_> {
                     }
                 }
                 _ => {}
+            }
+        }
+        // `on chart` runs on a strike's result on the charts, which the `chart` formula gives.
+        if !ruleset.combat.iter().any(|f| f.name == "chart") {
+            for item in items {
+                let body = match item {
+                    ast::Item::Tag(t) => &t.body,
+                    ast::Item::Status(s) => &s.body,
+                    _ => continue,
+                };
+                for stmt in body {
+                    if let ast::Stmt::On { event, .. } = stmt {
+                        if event.value == "chart" {
+                            warnings.push(
+                                Diagnostic::warning(RULES_UNREAD, event.span, "`on chart` never runs")
+                                    .with_label("the ruleset's combat block has no `chart` formula")
+                                    .with_help("give each strike its result on the charts (`chart = if roll(hit) == 1 then -1 else 0`), or drop the trigger"),
+                            );
+                        }
+                    }
+                }
             }
         }
         let ground = ruleset.situations.as_ref().is_some_and(|s| s.ground.is_some());
