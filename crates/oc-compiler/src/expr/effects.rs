@@ -230,6 +230,27 @@ impl<'a> Checker<'a> {
                     }
                     lowered.push(x);
                 }
+                // A written amount below 0 heals or hurts nothing (the engine takes no HP back
+                // with `damage` and deals none with `heal`): said, not run as a no-op.
+                if matches!(v, m::Verb::Heal | m::Verb::Damage) {
+                    let amount = match lowered.get(1) {
+                        Some(m::Expr::Const(m::Value::Int(n))) => Some(*n),
+                        Some(m::Expr::Unary { op: m::UnaryOp::Neg, expr }) => match &**expr {
+                            m::Expr::Const(m::Value::Int(n)) => Some(-*n),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    if let (Some(n), Some(arg)) = (amount.filter(|n| *n < 0), args.get(1)) {
+                        let other = if *v == m::Verb::Heal { "damage" } else { "heal" };
+                        self.error(
+                            Diagnostic::error(EFFECT_COMMAND, arg.span, format!("`{}` of {n} does nothing", verb.value))
+                                .with_label("an amount below 0 is taken as none")
+                                .with_help(format!("write `{other}(..., {})` for the other way", -n)),
+                        );
+                        return None;
+                    }
+                }
                 if *v == m::Verb::Shift {
                     if let Some(m::Expr::Const(m::Value::Str(form))) = lowered.first() {
                         if form != "normal" && form != "transformed" {
