@@ -124,6 +124,30 @@ fn a_unit_its_own_attack_routed_runs_no_after_attack() {
     assert!(routed > 0 && parted > 0, "{routed} routed, {parted} parted");
 }
 
+#[test]
+fn a_status_that_changes_the_most_hp_moves_heals_and_holds() {
+    // `status Vigor { hp += 10 }`: the forecast's 30/30 is the battle's too, so a heal goes past
+    // the deployed 20 (it stopped there); `Frail { hp -= 10 }` holds a unit of 20 to 10 at once.
+    let (rules, map) = setup(
+        "status Vigor { hp += 10 }
+         status Frail { hp -= 10 }
+         tag Rally on class { on activated { inflict(self, Vigor) } on end_of_turn { heal(self, 5) } }
+         tag Wilt on class { on activated { inflict(self, Frail) } }
+         class Brawler { ratings { str A mag E skl D spd C def D res E } wields Axes tags Rally cost 1 }
+         class Wilter { ratings { str A mag E skl D spd C def D res E } wields Axes tags Wilt cost 1 }
+         army A for Arena attacker { unit Ross: Brawler { items IronAxe } unit Will: Wilter { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(0, 1), (0, 3)], &[(7, 2)]]);
+    assert_eq!(b.units[0].hp, 20);
+    b.turn(arena::wait(0)).unwrap();
+    assert_eq!((b.units[0].hp, b.max_hp_now(0)), (25, 30), "{:#?}", b.log);
+    b.turn(arena::wait(2)).unwrap();
+    b.turn(arena::wait(1)).unwrap();
+    assert_eq!((b.units[1].hp, b.max_hp_now(1)), (10, 10), "held to its most at once");
+}
+
 /// The stamina ruleset (seed 002) with `edit` applied to its ruleset file, and Caer Pelyn's
 /// scenario and armies under it.
 fn stamina(edit: impl Fn(&str) -> String) -> (Rules, BattleMap) {

@@ -273,6 +273,32 @@ impl<'e> Battle<'e> {
         }
         u.statuses.push(Affliction { status: Atom::new(status), left: lasts });
         self.log.push(Record::Affliction { unit: i, status: status.to_string(), change: "inflicted".into() });
+        self.hold_to_max_hp(i);
+    }
+
+    /// Unit `i`'s most HP now: as deployed, moved by what its statuses add to or take from its
+    /// `hp` (`status Vigor { hp += 10 }`), as an exchange builds the unit. Heals stop there (a
+    /// status's added HP were lost to heals held at the deployed most).
+    pub fn max_hp_now(&self, i: usize) -> i64 {
+        let Some(u) = self.state.units.get(i) else { return 0 };
+        if u.statuses.is_empty() {
+            return u.max_hp;
+        }
+        let Some(l) = self.loadout(i, false) else { return u.max_hp };
+        let bare = crate::Loadout { statuses: Vec::new(), ..l.clone() };
+        match (self.engine.unit(&l, &[]), self.engine.unit(&bare, &[])) {
+            (Ok(with), Ok(without)) => u.max_hp.saturating_add(with.max_hp - without.max_hp).max(1),
+            _ => u.max_hp,
+        }
+    }
+
+    /// A unit holding more HP than its most now (a status that took HP off it was laid, or one
+    /// that added them wore off) is held to its most.
+    pub(super) fn hold_to_max_hp(&mut self, i: usize) {
+        let most = self.max_hp_now(i);
+        if let Some(u) = self.state.units.get_mut(i).filter(|u| u.hp > most) {
+            u.hp = most;
+        }
     }
 
     /// The `cure` verb: every status on the unit is removed.
@@ -282,6 +308,7 @@ impl<'e> Battle<'e> {
         for status in &gone {
             self.log.push(Record::Affliction { unit: i, status: status.clone(), change: "cured".into() });
         }
+        self.hold_to_max_hp(i);
         gone
     }
 
@@ -293,6 +320,7 @@ impl<'e> Battle<'e> {
         let gone = f.statuses.len() < before;
         if gone {
             self.log.push(Record::Affliction { unit: i, status: status.to_string(), change: "cleared".into() });
+            self.hold_to_max_hp(i);
         }
         gone
     }

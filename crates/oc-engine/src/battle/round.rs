@@ -38,8 +38,12 @@ impl Battle<'_> {
                 }
             }
         }
+        let wore = !worn.is_empty();
         for status in worn {
             self.log.push(Record::Affliction { unit: i, status: status.to_string(), change: "wears off".into() });
+        }
+        if wore {
+            self.hold_to_max_hp(i);
         }
         if shifter && self.on_board(i) {
             let change = if acted || self.state.units.get(i).is_some_and(|u| u.reverted) {
@@ -117,6 +121,7 @@ impl Battle<'_> {
         }
         for (i, status) in changes {
             self.log.push(Record::Affliction { unit: i, status: status.to_string(), change: "wears off".into() });
+            self.hold_to_max_hp(i);
         }
     }
 
@@ -193,9 +198,10 @@ impl Battle<'_> {
         }
         let heal = self.terrain_at(u.pos).and_then(|t| t.heal.clone()).filter(|h| h.event == m::Event::EndOfTurn);
         if let Some(h) = heal {
+            let most = self.max_hp_now(i);
             if let Some(f) = self.state.units.get_mut(i) {
                 let before = f.hp;
-                f.hp = f.hp.saturating_add(h.amount).min(f.max_hp);
+                f.hp = f.hp.saturating_add(h.amount).min(most);
                 if f.hp != before {
                     let (amount, hp) = (f.hp.saturating_sub(before), f.hp);
                     self.log.push(Record::Recover { unit: i, amount, hp });

@@ -150,7 +150,7 @@ impl World for OnBattle<'_, '_> {
         self.index(unit).and_then(|k| self.battle.state.units.get(k)).map_or(0, |f| f.hp)
     }
     fn max_hp(&self, unit: usize) -> i64 {
-        self.index(unit).and_then(|k| self.battle.state.units.get(k)).map_or(0, |f| f.max_hp)
+        self.index(unit).map_or(0, |k| self.battle.max_hp_now(k))
     }
     /// At 0 a unit is routed at once, and its `on routed` runs (the acting unit its foe, unless
     /// it routed itself).
