@@ -394,61 +394,13 @@ impl DiceShape {
             return self.to_string();
         }
         let mut text = String::new();
-        for (i, t) in self.terms.iter().enumerate() {
-            let Faces::Listed(values) = &t.faces else { return self.to_string() };
-            let mut groups: Vec<(i64, Vec<&str>)> = Vec::new();
-            for (v, n) in values.iter().zip(&t.names) {
-                match groups.iter_mut().find(|(g, _)| g == v) {
-                    Some((_, names)) => names.push(n),
-                    None => groups.push((*v, vec![n])),
-                }
-            }
-            let faces = if groups.len() == values.len() {
-                t.names.join(", ")
-            } else {
-                // The largest group last, as `others` (the first of the largest on a tie).
-                let most = groups.iter().enumerate().max_by_key(|(k, (_, n))| (n.len(), std::cmp::Reverse(*k))).map(|(k, _)| k);
-                let mut said: Vec<String> = groups
-                    .iter()
-                    .enumerate()
-                    .filter(|(k, _)| Some(*k) != most)
-                    .map(|(_, (v, names))| format!("{}={v}", names.join("/")))
-                    .collect();
-                if let Some((v, _)) = most.and_then(|k| groups.get(k)) {
-                    said.push(format!("others {v}"));
-                }
-                said.join(", ")
-            };
-            let count = if t.count != 1 || t.keep.is_some() { t.count.to_string() } else { String::new() };
-            text.push_str(match (i, t.negative) {
-                (0, true) => "-",
-                (0, false) => "",
-                (_, true) => " - ",
-                (_, false) => " + ",
-            });
-            let mut term = format!("{count}d{{{faces}}}");
-            if t.explode {
-                term.push('!');
-            }
-            if t.crit {
-                term.push('c');
-            }
-            if let Some(k) = t.keep {
-                term.push_str(&format!("{}{}", if k.highest { "kh" } else { "kl" }, k.count));
-            }
-            text.push_str(&term);
-        }
-        match self.constant {
-            0 => {}
-            c if c < 0 => text.push_str(&format!(" - {}", c.unsigned_abs())),
-            c => text.push_str(&format!(" + {c}")),
-        }
+        let _ = self.write(&mut text, named_faces);
         text
     }
-}
 
-impl fmt::Display for DiceShape {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// The dice written term by term, with `faces` saying a term's listed faces (inside the
+    /// braces): the form both [`DiceShape::shown`] and `Display` take.
+    fn write(&self, f: &mut impl fmt::Write, faces: fn(&[i64], &[String]) -> String) -> fmt::Result {
         for (i, t) in self.terms.iter().enumerate() {
             match (i, t.negative) {
                 (0, true) => write!(f, "-")?,
@@ -461,11 +413,7 @@ impl fmt::Display for DiceShape {
             }
             match &t.faces {
                 Faces::Sides(n) => write!(f, "d{n}")?,
-                Faces::Listed(v) => {
-                    let name = |k: usize| t.names.get(k).map(|n| format!("{n}=")).unwrap_or_default();
-                    let list: Vec<String> = v.iter().enumerate().map(|(k, x)| format!("{}{x}", name(k))).collect();
-                    write!(f, "d{{{}}}", list.join(","))?;
-                }
+                Faces::Listed(v) => write!(f, "d{{{}}}", faces(v, &t.names))?,
             }
             if t.explode {
                 write!(f, "!")?;
@@ -483,6 +431,45 @@ impl fmt::Display for DiceShape {
             (false, c) if c < 0 => write!(f, " - {}", c.unsigned_abs()),
             (false, c) => write!(f, " + {c}"),
         }
+    }
+}
+
+/// Listed faces as written: `save=1,maneuver=10` (a face without a name by its value alone).
+fn written_faces(values: &[i64], names: &[String]) -> String {
+    let name = |k: usize| names.get(k).map(|n| format!("{n}=")).unwrap_or_default();
+    values.iter().enumerate().map(|(k, x)| format!("{}{x}", name(k))).collect::<Vec<_>>().join(",")
+}
+
+/// Named faces as a player reads them ([`DiceShape::shown`]): by their names where every value
+/// differs, else by what each face counts, the most shared value last as `others` (the first of
+/// the largest on a tie).
+fn named_faces(values: &[i64], names: &[String]) -> String {
+    let mut groups: Vec<(i64, Vec<&str>)> = Vec::new();
+    for (v, n) in values.iter().zip(names) {
+        match groups.iter_mut().find(|(g, _)| g == v) {
+            Some((_, names)) => names.push(n),
+            None => groups.push((*v, vec![n])),
+        }
+    }
+    if groups.len() == values.len() {
+        return names.join(", ");
+    }
+    let most = groups.iter().enumerate().max_by_key(|(k, (_, n))| (n.len(), std::cmp::Reverse(*k))).map(|(k, _)| k);
+    let mut said: Vec<String> = groups
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| Some(*k) != most)
+        .map(|(_, (v, names))| format!("{}={v}", names.join("/")))
+        .collect();
+    if let Some((v, _)) = most.and_then(|k| groups.get(k)) {
+        said.push(format!("others {v}"));
+    }
+    said.join(", ")
+}
+
+impl fmt::Display for DiceShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, written_faces)
     }
 }
 
