@@ -102,14 +102,19 @@ impl Battle<'_> {
         let weapon = |w: &Atom| self.engine.item(w).is_some_and(|it| it.kind == m::ItemKind::Weapon);
         let others = u.items.iter().filter(|w| Some(**w) != u.equipped && weapon(w)).copied();
         let mut candidates = u.equipped.into_iter().chain(others);
-        let pos = u.pos;
+        // The step of an attack on the mover in contact: the same for every weapon tried.
+        let rule = self
+            .engine
+            .ir
+            .free_attack
+            .as_ref()
+            .map(|f| (f, StepVars { range: 1, ..self.step_vars(k, u.pos, 0, &Act::Attack { target: i }) }.params()));
         candidates.find(|w| {
             let l = crate::Loadout { weapon: Some(*w), ..base.clone() };
             let reaches = self.engine.unit(&l, &[]).is_ok_and(|x| x.may_use_weapon() && x.in_range(1));
             reaches
-                && self.engine.ir.free_attack.as_ref().is_none_or(|f| {
-                    let params = StepVars { range: 1, ..self.step_vars(k, pos, 0, &Act::Attack { target: i }) }.params();
-                    self.holds_in(Cast { user: k, equip: Some(w.as_ref()), ..Cast::default() }, f, &params, false)
+                && rule.as_ref().is_none_or(|(f, params)| {
+                    self.holds_in(Cast { user: k, equip: Some(w.as_ref()), ..Cast::default() }, f, params, false)
                 })
         })
     }

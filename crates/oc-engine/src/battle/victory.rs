@@ -30,20 +30,15 @@ impl Battle<'_> {
         // objective (a seize is a seize, not a rout: it must take the goal in time). Both gone
         // at once: a draw.
         let standing = |side: m::SideId| self.state.units.iter().any(|u| u.side == side && u.state == State::Ready);
-        match (standing(m::SideId::Attacker), standing(m::SideId::Defender)) {
-            (false, false) => self.finish(m::Outcome::Draw, "no unit is left on the battlefield".to_string()),
-            (true, false) | (false, true) => {
-                let (left, gone) = if standing(m::SideId::Attacker) {
-                    (m::SideId::Attacker, m::SideId::Defender)
-                } else {
-                    (m::SideId::Defender, m::SideId::Attacker)
-                };
-                if scenario.rounds.is_some() && scenario.on_time_limit == m::Outcome::Win(left) {
-                    let why = format!("the {} has no unit left, and the {} wins when time runs out", gone.word(), left.word());
-                    self.finish(m::Outcome::Win(left), why);
-                }
-            }
-            (true, true) => {}
+        let left = match (standing(m::SideId::Attacker), standing(m::SideId::Defender)) {
+            (true, true) => return,
+            (false, false) => return self.finish(m::Outcome::Draw, "no unit is left on the battlefield".to_string()),
+            (true, false) => m::SideId::Attacker,
+            (false, true) => m::SideId::Defender,
+        };
+        if scenario.rounds.is_some() && scenario.on_time_limit == m::Outcome::Win(left) {
+            let why = format!("the {} has no unit left, and the {} wins when time runs out", left.other().word(), left.word());
+            self.finish(m::Outcome::Win(left), why);
         }
     }
 

@@ -466,7 +466,7 @@ struct Outcome<'a> {
 
 /// Whether score `a`'s attacker win rate is nearer 50% than `b`'s (a tie is not).
 fn nearer_even(a: &Score, b: &Score) -> bool {
-    let off = |s: &Score| (s.wins[0] as f64 / s.games.max(1) as f64 - 0.5).abs();
+    let off = |s: &Score| (s.rate() - 0.5).abs();
     off(a) < off(b)
 }
 
