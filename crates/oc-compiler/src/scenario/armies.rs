@@ -146,9 +146,9 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
             format!("`{}` has {n} units; the {} brings {}..{}", army.name, army.side.word(), side.min_units, side.max_units),
         )
         .with_help(if n < side.min_units {
-            format!("hire {} more unit{}", side.min_units - n, if side.min_units - n == 1 { "" } else { "s" })
+            format!("hire {} more unit{}", side.min_units - n, plural(u64::from(side.min_units - n)))
         } else {
-            format!("dismiss {} unit{}", n - side.max_units, if n - side.max_units == 1 { "" } else { "s" })
+            format!("dismiss {} unit{}", n - side.max_units, plural(u64::from(n - side.max_units)))
         });
         if let Some((lo, hi)) = side_ast.and_then(|s| s.units.first()) {
             d = d.with_secondary(lo.span.to(hi.span), "the scenario's requirement");
@@ -546,7 +546,6 @@ fn counts_because(rules: &m::Rules, unit: &m::ArmyUnit, selector: &m::Selector) 
     })
 }
 
-/// The help of a broken composition limit: the units that count, and what would make it hold.
 /// "s" after a count other than one.
 fn plural(n: u64) -> &'static str {
     if n == 1 {
@@ -556,6 +555,7 @@ fn plural(n: u64) -> &'static str {
     }
 }
 
+/// The help of a broken composition limit: the units that count, and what would make it hold.
 fn limit_help(rules: &m::Rules, army: &m::Army, side: &m::SideRules, limit: &m::Limit, (matching, total): (u64, u64)) -> String {
     let counted: Vec<String> = army
         .units
