@@ -3,8 +3,9 @@
 //! formula pricing steps by it, a terrain's `elevation` without `situations { ground ... }`,
 //! `blocks_sight` without `line_of_sight`, a terrain's `defense` without an expression reading
 //! `terrain_defense`, a weapon type's `staff` without one reading `weapon.staff`, a `can_attack`
-//! no combat formula reads (its units counter all the same), `on chart` without a `chart` formula. Warnings, given once every item is
-//! lowered (a `when` of any tag may read `triangle`).
+//! no combat formula reads (its units counter all the same), `on chart` without a `chart`
+//! formula. Warnings, given once every item is lowered (a `when` of any tag may read
+//! `triangle`).
 
 use oc_diag::Diagnostic;
 use oc_model as m;
